@@ -1,0 +1,141 @@
+import Foundation
+
+/// Supplies credentials for requests and renews them when the server rejects them.
+///
+/// ``authorize(_:)`` runs before every send. When a response is `401 Unauthorized`,
+/// ``authenticate()`` runs once (concurrent 401s share one call) and the request is sent once more;
+/// a second 401 is returned as it is.
+public protocol Authenticator: Sendable {
+    /// Adds credentials to the request, for example an `Authorization` header.
+    func authorize(_ request: inout PreparedRequest) async throws
+    /// Gets fresh credentials after a 401.
+    func authenticate() async throws
+}
+
+/// An authenticator backed by closures.
+public struct ClosureAuthenticator: Authenticator {
+    private let authorizeBody: @Sendable (inout PreparedRequest) async throws -> Void
+    private let authenticateBody: @Sendable () async throws -> Void
+
+    public init(
+        authorize: @escaping @Sendable (inout PreparedRequest) async throws -> Void,
+        authenticate: @escaping @Sendable () async throws -> Void = {}
+    ) {
+        self.authorizeBody = authorize
+        self.authenticateBody = authenticate
+    }
+
+    public func authorize(_ request: inout PreparedRequest) async throws { try await authorizeBody(&request) }
+    public func authenticate() async throws { try await authenticateBody() }
+}
+
+/// Sends `Authorization: Bearer <token>` with a token fetched on first use, cached, and fetched
+/// again after a 401 — the shape of OAuth 2 client credentials and most login APIs.
+public final class BearerTokenAuthenticator: Authenticator {
+    private let fetch: @Sendable () async throws -> String
+    private let cache = TokenCache()
+
+    /// - Parameter fetchToken: Gets a new token; called on first use and after each 401.
+    public init(fetchToken: @escaping @Sendable () async throws -> String) {
+        self.fetch = fetchToken
+    }
+
+    public func authorize(_ request: inout PreparedRequest) async throws {
+        let token = try await cache.token(orFetch: fetch)
+        request.headers.replace(.authorization, with: "Bearer \(token)")
+    }
+
+    public func authenticate() async throws {
+        await cache.clear()
+        _ = try await cache.token(orFetch: fetch)
+    }
+
+    /// Forgets the cached token.
+    public func reset() async { await cache.clear() }
+
+    private actor TokenCache {
+        var token: String?
+        var pending: Task<String, any Error>?
+
+        func token(orFetch fetch: @escaping @Sendable () async throws -> String) async throws -> String {
+            if let token { return token }
+            if let pending { return try await pending.value }
+            let task = Task { try await fetch() }
+            pending = task
+            defer { pending = nil }
+            let value = try await task.value
+            token = value
+            return value
+        }
+
+        func clear() { token = nil }
+    }
+}
+
+extension Authenticator where Self == ClosureAuthenticator {
+    /// Sends a fixed bearer token.
+    public static func bearer(_ token: String) -> ClosureAuthenticator {
+        ClosureAuthenticator { $0.headers.replace(.authorization, with: "Bearer \(token)") }
+    }
+
+    /// Sends HTTP Basic credentials ([RFC 7617](https://www.rfc-editor.org/rfc/rfc7617)).
+    public static func basic(user: String, password: String) -> ClosureAuthenticator {
+        let encoded = Data("\(user):\(password)".utf8).base64EncodedString()
+        return ClosureAuthenticator { $0.headers.replace(.authorization, with: "Basic \(encoded)") }
+    }
+}
+
+/// Runs an ``Authenticator`` around each request: authorize, send, and on a 401 authenticate once
+/// and retry once.
+public struct AuthenticationInterceptor: Interceptor {
+    public let authenticator: any Authenticator
+    private let coordinator = RefreshCoordinator()
+
+    public init(_ authenticator: any Authenticator) {
+        self.authenticator = authenticator
+    }
+
+    public func intercept(_ request: PreparedRequest, next: @escaping Next) async throws -> NetworkResponse<Data> {
+        let generation = await coordinator.generation
+        var attempt = request
+        try await authenticator.authorize(&attempt)
+        let response = try await next(attempt)
+        guard response.status.code == 401 else { return response }
+        try await coordinator.refresh(unlessNewerThan: generation) {
+            try await authenticator.authenticate()
+        }
+        var retry = request
+        try await authenticator.authorize(&retry)
+        return try await next(retry)
+    }
+
+    /// Makes concurrent 401s share one `authenticate()`: a request whose credentials were renewed
+    /// after it was sent just retries with the new ones.
+    actor RefreshCoordinator {
+        private(set) var generation = 0
+        private var inFlight: Task<Void, any Error>?
+
+        func refresh(unlessNewerThan seen: Int, _ authenticate: @escaping @Sendable () async throws -> Void)
+            async throws
+        {
+            if let inFlight {
+                return try await inFlight.value
+            }
+            guard generation == seen else { return }
+            let task = Task { try await authenticate() }
+            inFlight = task
+            defer {
+                inFlight = nil
+                generation += 1
+            }
+            try await task.value
+        }
+    }
+}
+
+extension Interceptor where Self == AuthenticationInterceptor {
+    /// Authorizes every request with `authenticator`, renewing credentials once on a 401.
+    public static func authenticator(_ authenticator: any Authenticator) -> AuthenticationInterceptor {
+        AuthenticationInterceptor(authenticator)
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import Synchronization
+
+/// Masks secrets before anything is printed, logged or written.
+///
+/// Three things are secret: header fields by name (`Authorization`, `Proxy-Authorization`, `Cookie`,
+/// `Set-Cookie`, `X-API-Key`, plus any marked with ``markSecretHeader(_:)``), query parameters by
+/// name (``markSecretQuery(_:)``; a few common ones such as `access_token` and `api_key` from the
+/// start), and registered secret values (``addSecret(_:)``), which are masked wherever they appear —
+/// in URLs, header values and bodies, raw, percent-encoded or JSON-escaped.
+///
+/// A masked value reads `••••` followed by its last four characters when it is longer than twelve
+/// characters, else just `••••`. The redactor is shared and safe to use from any thread.
+public final class Redactor: Sendable {
+    /// The mask shown in place of a secret.
+    public static let mask = "••••"
+
+    public static let defaultSecretHeaders: Set<String> = [
+        "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key",
+    ]
+    public static let defaultSecretQueryNames: Set<String> = [
+        "access_token", "api_key", "apikey", "client_secret", "password", "refresh_token",
+    ]
+
+    private struct State {
+        var headers = Redactor.defaultSecretHeaders
+        var queryNames = Redactor.defaultSecretQueryNames
+        var values: [String] = []
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    // MARK: - Marking secrets
+
+    /// Masks this header's value in everything shown.
+    public func markSecretHeader(_ name: NetworkHeaders.Name) {
+        state.withLock { _ = $0.headers.insert(name.canonicalName) }
+    }
+
+    /// Masks this query parameter's value in every URL shown.
+    public func markSecretQuery(_ name: String) {
+        state.withLock { _ = $0.queryNames.insert(name.lowercased()) }
+    }
+
+    /// Masks `value` wherever it appears. Empty values are ignored.
+    public func addSecret(_ value: String) {
+        guard !value.isEmpty else { return }
+        state.withLock { state in
+            guard !state.values.contains(value) else { return }
+            state.values.append(value)
+            // Longest first, so a secret that contains another is masked whole.
+            state.values.sort { $0.count > $1.count }
+        }
+    }
+
+    /// Stops masking `value`.
+    public func removeSecret(_ value: String) {
+        state.withLock { $0.values.removeAll { $0 == value } }
+    }
+
+    /// Whether a header of this name is masked.
+    public func isSecretHeader(_ name: NetworkHeaders.Name) -> Bool {
+        state.withLock { $0.headers.contains(name.canonicalName) }
+    }
+
+    // MARK: - Masking
+
+    /// The masked form of one secret value.
+    public static func masked(_ value: String) -> String {
+        value.count > 12 ? mask + String(value.suffix(4)) : mask
+    }
+
+    /// `text` with every registered secret value masked.
+    public func redact(_ text: String) -> String {
+        let values = state.withLock { $0.values }
+        guard !values.isEmpty, !text.isEmpty else { return text }
+        var result = text
+        for value in values {
+            let masked = Self.masked(value)
+            for form in Self.forms(of: value) where result.contains(form) {
+                result = result.replacingOccurrences(of: form, with: masked)
+            }
+        }
+        return result
+    }
+
+    /// The value of a header field as it may be shown.
+    ///
+    /// A secret header keeps its authentication scheme (`Bearer ••••k3yz`) so that what kind of
+    /// credential was sent stays visible.
+    public func redactHeaderValue(_ value: String, name: NetworkHeaders.Name) -> String {
+        guard isSecretHeader(name) else { return redact(value) }
+        if name == .authorization || name == .proxyAuthorization,
+            let space = value.firstIndex(of: " ")
+        {
+            let scheme = value[..<space]
+            let credentials = value[value.index(after: space)...].trimmingWhitespace()
+            return "\(scheme) \(Self.masked(credentials))"
+        }
+        if name == .cookie || name == .setCookie {
+            return redactCookie(value)
+        }
+        return Self.masked(value)
+    }
+
+    /// Header fields as they may be shown.
+    public func redact(_ headers: NetworkHeaders) -> NetworkHeaders {
+        var redacted = NetworkHeaders()
+        for field in headers {
+            redacted.add(field.name, redactHeaderValue(field.value, name: field.name))
+        }
+        return redacted
+    }
+
+    /// A URL as it may be shown: secret query parameters masked, then secret values.
+    public func redact(_ url: RequestURL) -> String {
+        var url = url
+        if let query = url.query {
+            let names = state.withLock { $0.queryNames }
+            url.query = query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                guard parts.count == 2,
+                    names.contains(PercentEncoding.decode(String(parts[0]), plusIsSpace: true).lowercased())
+                else { return String(pair) }
+                return "\(parts[0])=\(Self.masked(PercentEncoding.decode(String(parts[1]), plusIsSpace: true)))"
+            }.joined(separator: "&")
+        }
+        return redact(url.description)
+    }
+
+    /// A body as it may be shown, decoded as UTF-8, secret values masked.
+    public func redact(body: Data) -> String {
+        redact(String(decoding: body, as: UTF8.self))
+    }
+
+    private func redactCookie(_ value: String) -> String {
+        // `name=value; Path=/` → `name=••••; Path=/`: the cookie's name helps, its value is the secret.
+        let pieces = value.split(separator: ";", omittingEmptySubsequences: false)
+        let attributes: Set<String> = [
+            "path", "domain", "expires", "max-age", "secure", "httponly", "samesite", "partitioned",
+        ]
+        return pieces.enumerated().map { index, piece -> String in
+            let pair = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = pair[0].trimmingWhitespace()
+            if pair.count == 2, index == 0 || !attributes.contains(name.lowercased()) {
+                let leading = piece.prefix(while: { $0 == " " })
+                return "\(leading)\(name)=\(Self.masked(String(pair[1])))"
+            }
+            return redact(String(piece))
+        }.joined(separator: ";")
+    }
+
+    /// The spellings a secret can take in URLs and JSON.
+    private static func forms(of value: String) -> [String] {
+        var forms = [value]
+        let percent = PercentEncoding.encode(value, as: .queryItem)
+        if percent != value { forms.append(percent) }
+        let form = PercentEncoding.encode(value, as: .form)
+        if form != value, form != percent { forms.append(form) }
+        let json = value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "/", with: "\\/")
+        if json != value { forms.append(json) }
+        let base64 = Data(value.utf8).base64EncodedString()
+        if value.count >= 8 { forms.append(base64) }
+        return forms
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Logging
+
+/// Logs each exchange that reaches the transport, masked, through swift-log.
+///
+/// Messages are fixed (`request`, `response`, `request failed`); data travels in metadata. Nothing
+/// is logged when no logger is configured or the detail is ``LogDetail/off``.
+struct WireLog {
+    let logger: Logger
+    let detail: LogDetail
+    let redactor: Redactor
+    static let bodyLimit = 64 * 1024
+
+    func logRequest(_ request: PreparedRequest) {
+        guard detail > .off else { return }
+        var metadata: Logger.Metadata = [
+            "method": .string(request.method.rawValue),
+            "url": .string(redactor.redact(request.url)),
+        ]
+        if detail >= .headers {
+            metadata["headers"] = headers(request.headers)
+        }
+        if detail >= .body, let body = request.body {
+            switch body {
+            case .bytes(let data): metadata["body"] = .string(text(data))
+            case .file(let path, let length): metadata["body"] = .string("<file \(path), \(length) bytes>")
+            }
+        }
+        logger.info("request", metadata: metadata)
+    }
+
+    func logResponse(_ response: NetworkResponse<Data>) {
+        guard detail > .off else { return }
+        var metadata: Logger.Metadata = [
+            "method": .string(response.request.method.rawValue),
+            "url": .string(redactor.redact(response.request.url)),
+            "status": .stringConvertible(response.status.code),
+            "version": .string(response.httpVersion),
+            "ttfb_ms": .stringConvertible(Int(response.timing.firstByte.seconds * 1000)),
+            "total_ms": .stringConvertible(Int(response.timing.total.seconds * 1000)),
+            "bytes": .stringConvertible(response.body.count),
+        ]
+        if detail >= .headers {
+            metadata["headers"] = headers(response.headers)
+        }
+        if detail >= .body, !response.body.isEmpty {
+            metadata["body"] = .string(text(response.body))
+        }
+        logger.info("response", metadata: metadata)
+    }
+
+    func logFailure(_ request: PreparedRequest, error: NetworkError) {
+        guard detail > .off else { return }
+        logger.info(
+            "request failed",
+            metadata: [
+                "method": .string(request.method.rawValue),
+                "url": .string(redactor.redact(request.url)),
+                "error": .string(redactor.redact(error.description)),
+            ])
+    }
+
+    private func headers(_ headers: NetworkHeaders) -> Logger.MetadataValue {
+        .array(redactor.redact(headers).map { .string("\($0.name.rawName): \($0.value)") })
+    }
+
+    private func text(_ data: Data) -> String {
+        let shown = data.prefix(Self.bodyLimit)
+        let suffix = data.count > Self.bodyLimit ? "… (\(data.count) bytes)" : ""
+        return redactor.redact(body: Data(shown)) + suffix
+    }
+}

@@ -1,0 +1,56 @@
+/// Media types Fathom needs to name or recognise.
+public enum MediaType {
+    public static let json = "application/json"
+    public static let problemJSON = "application/problem+json"
+    public static let form = "application/x-www-form-urlencoded"
+    public static let octetStream = "application/octet-stream"
+    public static let plainText = "text/plain; charset=utf-8"
+
+    /// A media type for a file name by its extension; `application/octet-stream` when unknown.
+    public static func guess(forPath path: String) -> String {
+        let ext = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
+        switch ext {
+        case "json": return json
+        case "txt", "text": return "text/plain"
+        case "html", "htm": return "text/html"
+        case "csv": return "text/csv"
+        case "xml": return "application/xml"
+        case "yaml", "yml": return "application/yaml"
+        case "png": return "image/png"
+        case "jpg", "jpeg": return "image/jpeg"
+        case "gif": return "image/gif"
+        case "webp": return "image/webp"
+        case "svg": return "image/svg+xml"
+        case "pdf": return "application/pdf"
+        case "zip": return "application/zip"
+        case "gz": return "application/gzip"
+        default: return octetStream
+        }
+    }
+
+    /// Whether a `Content-Type` value names JSON (`application/json`, `application/problem+json`, `…+json`).
+    public static func isJSON(_ contentType: String?) -> Bool {
+        guard let essence = contentType.map(Self.essence) else { return false }
+        return essence == "application/json" || essence.hasSuffix("+json") || essence == "text/json"
+    }
+
+    /// The type and subtype of a `Content-Type` value, lower case, without parameters.
+    public static func essence(_ contentType: String) -> String {
+        let main = contentType.split(separator: ";", maxSplits: 1).first.map(String.init) ?? contentType
+        return main.trimmingWhitespace().lowercased()
+    }
+
+    /// A parameter of a `Content-Type` value, such as `charset`; quotes removed.
+    public static func parameter(_ name: String, in contentType: String) -> String? {
+        for piece in contentType.split(separator: ";").dropFirst() {
+            let pair = piece.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2, pair[0].trimmingWhitespace().lowercased() == name.lowercased() else { continue }
+            var value = pair[1].trimmingWhitespace()
+            if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 {
+                value = String(value.dropFirst().dropLast())
+            }
+            return value
+        }
+        return nil
+    }
+}

@@ -1,0 +1,255 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOSSL
+import Synchronization
+
+/// The network transport, on AsyncHTTPClient: TLS, HTTP/1.1 and HTTP/2, redirects, proxies,
+/// timeouts and decompression.
+///
+/// Connections are pooled and kept alive across requests. Redirects are followed here rather than
+/// inside AsyncHTTPClient so that each hop is checked: `Authorization`, `Proxy-Authorization` and
+/// `Cookie` are dropped when a redirect leaves the origin (scheme, host and port), `303` (and `301`/`302`
+/// after `POST`) becomes `GET` without a body, and the chain is reported in
+/// ``NetworkResponse/redirects``.
+///
+/// A body larger than ``Configuration/maxBodySize`` fails with ``NetworkError/bodyTooLarge(limit:decompressed:)``
+/// rather than being truncated, so a partial document is never mistaken for a whole one.
+///
+/// A transport you create owns connections: call ``shutdown()`` when done with it. ``shared`` lives
+/// as long as the process.
+public final class AsyncHTTPClientTransport: Transport {
+    public struct Configuration: Hashable, Sendable {
+        /// Whether server certificates are verified. `true` by default; `false` is the insecure switch.
+        public var verifyCertificates: Bool
+        /// A PEM file of extra trusted CA certificates.
+        public var caFile: String?
+        /// Whether HTTP/2 may be negotiated (over TLS). `true` by default.
+        public var allowHTTP2: Bool
+        /// The most redirects followed; `nil` returns 3xx responses as they are. 10 by default.
+        public var redirectLimit: Int?
+        /// The longest a connection may take to establish. 10 s by default.
+        public var connectTimeout: Duration
+        /// The longest a whole request may take, redirects included, unless the request sets its own.
+        /// 60 s by default.
+        public var timeout: Duration
+        /// Proxies; from the environment by default.
+        public var proxy: ProxySettings
+        /// Whether gzip and deflate responses are decompressed (and `Accept-Encoding` sent). `true` by default.
+        public var decompression: Bool
+        /// The largest decompressed/compressed ratio accepted, against decompression bombs. 100 by default.
+        public var decompressionRatioLimit: Int
+        /// The largest body kept in memory, after decompression. 64 MiB by default.
+        public var maxBodySize: Int
+
+        public init(
+            verifyCertificates: Bool = true, caFile: String? = nil, allowHTTP2: Bool = true,
+            redirectLimit: Int? = 10, connectTimeout: Duration = .seconds(10), timeout: Duration = .seconds(60),
+            proxy: ProxySettings = .environment, decompression: Bool = true, decompressionRatioLimit: Int = 100,
+            maxBodySize: Int = 64 * 1024 * 1024
+        ) {
+            self.verifyCertificates = verifyCertificates
+            self.caFile = caFile
+            self.allowHTTP2 = allowHTTP2
+            self.redirectLimit = redirectLimit
+            self.connectTimeout = connectTimeout
+            self.timeout = timeout
+            self.proxy = proxy
+            self.decompression = decompression
+            self.decompressionRatioLimit = decompressionRatioLimit
+            self.maxBodySize = maxBodySize
+        }
+    }
+
+    public let configuration: Configuration
+    /// One AsyncHTTPClient per proxy in use (most often just the direct one).
+    private let clients = Mutex<[ProxyServer?: HTTPClient]>([:])
+
+    /// The transport ``NetworkClient`` uses by default, with the default configuration.
+    public static let shared = AsyncHTTPClientTransport()
+
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    deinit {
+        let clients = self.clients.withLock { $0.values }
+        for client in clients {
+            client.shutdown { _ in }
+        }
+    }
+
+    /// Closes every connection. Requests sent afterwards fail.
+    public func shutdown() async throws {
+        let clients = self.clients.withLock { state in
+            defer { state.removeAll() }
+            return Array(state.values)
+        }
+        for client in clients {
+            try await client.shutdown()
+        }
+    }
+
+    public func send(_ request: PreparedRequest) async throws -> NetworkResponse<Data> {
+        let timeout = request.timeout ?? configuration.timeout
+        let deadline = NIODeadline.now() + TimeAmount(timeout)
+        let start = ContinuousClock.now
+        var current = request
+        if configuration.decompression, !current.headers.contains(.acceptEncoding) {
+            current.headers.add(.acceptEncoding, "gzip, deflate")
+        }
+        var redirects: [RequestURL] = []
+        while true {
+            let response: HTTPClientResponse
+            do {
+                let client = try self.client(for: current.url)
+                response = try await client.execute(try makeRequest(current), deadline: deadline)
+            } catch {
+                throw map(error, url: current.url, timeout: timeout)
+            }
+            let firstByte = ContinuousClock.now - start
+            let code = Int(response.status.code)
+            if let limit = configuration.redirectLimit, Redirect.isRedirect(code),
+                let location = response.headers.first(name: "location")
+            {
+                await Self.discard(response.body)
+                guard redirects.count < limit else {
+                    throw NetworkError.tooManyRedirects(limit: limit, lastURL: current.url.description)
+                }
+                redirects.append(current.url)
+                current = try Redirect.follow(current, status: code, location: location)
+                continue
+            }
+            let body: Data
+            do {
+                body = try await collect(response)
+            } catch {
+                throw map(error, url: current.url, timeout: timeout)
+            }
+            return NetworkResponse(
+                status: HTTPStatus(code: code, reasonPhrase: response.status.reasonPhrase),
+                headers: NetworkHeaders(response.headers.map { ($0.name, $0.value) }),
+                body: body,
+                httpVersion: response.version.major == 2 ? "HTTP/2" : "HTTP/\(response.version.major).\(response.version.minor)",
+                request: current,
+                redirects: redirects,
+                timing: .init(firstByte: firstByte, total: ContinuousClock.now - start))
+        }
+    }
+
+    // MARK: - Clients
+
+    private func client(for url: RequestURL) throws -> HTTPClient {
+        let proxy = configuration.proxy.proxy(for: url)
+        return try clients.withLock { clients in
+            if let client = clients[proxy] { return client }
+            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: try makeConfiguration(proxy: proxy))
+            clients[proxy] = client
+            return client
+        }
+    }
+
+    private func makeConfiguration(proxy: ProxyServer?) throws -> HTTPClient.Configuration {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if !configuration.verifyCertificates {
+            tls.certificateVerification = .none
+        }
+        if let caFile = configuration.caFile {
+            guard FileManager.default.isReadableFile(atPath: caFile) else {
+                throw NetworkError.file(path: caFile, reason: "CA file not readable")
+            }
+            tls.additionalTrustRoots = [.file(caFile)]
+        }
+        var timeout = HTTPClient.Configuration.Timeout()
+        timeout.connect = TimeAmount(configuration.connectTimeout)
+        var ahcProxy: HTTPClient.Configuration.Proxy?
+        if let proxy {
+            let authorization = proxy.username.map {
+                HTTPClient.Authorization.basic(username: $0, password: proxy.password ?? "")
+            }
+            ahcProxy = .server(host: proxy.host, port: proxy.port, authorization: authorization)
+        }
+        var result = HTTPClient.Configuration(
+            tlsConfiguration: tls,
+            redirectConfiguration: .disallow,
+            timeout: timeout,
+            proxy: ahcProxy,
+            decompression: configuration.decompression
+                ? .enabled(limit: .ratio(configuration.decompressionRatioLimit)) : .disabled)
+        // Fail at once on a refused connection instead of retrying until the connect timeout.
+        result.connectionPool.retryConnectionEstablishment = false
+        result.httpVersion = configuration.allowHTTP2 ? .automatic : .http1Only
+        return result
+    }
+
+    // MARK: - Requests and bodies
+
+    private func makeRequest(_ request: PreparedRequest) throws -> HTTPClientRequest {
+        var result = HTTPClientRequest(url: request.url.description)
+        result.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
+        result.headers = HTTPHeaders(request.headers.map { ($0.name.rawName, $0.value) })
+        switch request.body {
+        case nil:
+            break
+        case .bytes(let data):
+            result.body = .bytes(ByteBuffer(bytes: data))
+        case .file(let path, let length):
+            result.body = .stream(FileBuffers(path: path), length: .known(Int64(length)))
+        }
+        return result
+    }
+
+    private func collect(_ response: HTTPClientResponse) async throws -> Data {
+        let limit = configuration.maxBodySize
+        if let declared = response.headers.first(name: "content-length").flatMap(Int.init), declared > limit,
+            response.headers.first(name: "content-encoding") == nil
+        {
+            throw NetworkError.bodyTooLarge(limit: limit, decompressed: false)
+        }
+        var body = Data()
+        for try await chunk in response.body {
+            guard body.count + chunk.readableBytes <= limit else {
+                throw NetworkError.bodyTooLarge(
+                    limit: limit, decompressed: response.headers.first(name: "content-encoding") != nil)
+            }
+            chunk.withUnsafeReadableBytes { body.append(contentsOf: $0) }
+        }
+        return body
+    }
+
+    /// Reads and drops a redirect's body (up to 64 KiB; a longer one closes the connection).
+    private static func discard(_ body: HTTPClientResponse.Body) async {
+        var seen = 0
+        do {
+            for try await chunk in body {
+                seen += chunk.readableBytes
+                if seen > 64 * 1024 { break }
+            }
+        } catch {}
+    }
+
+    /// A file's bytes as `ByteBuffer`s for a streamed request body.
+    private struct FileBuffers: AsyncSequence, Sendable {
+        typealias Element = ByteBuffer
+        let path: String
+
+        struct AsyncIterator: AsyncIteratorProtocol {
+            var chunks: FileBody.Chunks.AsyncIterator
+            mutating func next() async throws -> ByteBuffer? {
+                try await chunks.next().map { ByteBuffer(bytes: $0) }
+            }
+        }
+
+        func makeAsyncIterator() -> AsyncIterator {
+            AsyncIterator(chunks: FileBody.Chunks(path: path).makeAsyncIterator())
+        }
+    }
+}
+
+extension TimeAmount {
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+
+/// An HTTP proxy server.
+public struct ProxyServer: Hashable, Sendable, CustomStringConvertible {
+    public var host: String
+    public var port: Int
+    public var username: String?
+    public var password: String?
+
+    public init(host: String, port: Int, username: String? = nil, password: String? = nil) {
+        self.host = host
+        self.port = port
+        self.username = username
+        self.password = password
+    }
+
+    /// Parses `http://[user:pass@]host[:port]` (scheme optional; port 80 by default, as curl assumes 1080
+    /// only for SOCKS).
+    public init(parsing text: String) throws(NetworkError) {
+        var rest = Substring(text.trimmingWhitespace())
+        if let schemeEnd = rest.range(of: "://") {
+            let scheme = rest[..<schemeEnd.lowerBound].lowercased()
+            guard scheme == "http" || scheme == "https" else {
+                throw .invalidURL(text, reason: "unsupported proxy scheme '\(scheme)' (expected http)")
+            }
+            rest = rest[schemeEnd.upperBound...]
+        }
+        if let slash = rest.firstIndex(of: "/") { rest = rest[..<slash] }
+        var username: String?
+        var password: String?
+        if let at = rest.lastIndex(of: "@") {
+            let credentials = rest[..<at].split(separator: ":", maxSplits: 1)
+            username = credentials.first.map { PercentEncoding.decode(String($0)) }
+            password = credentials.count > 1 ? PercentEncoding.decode(String(credentials[1])) : nil
+            rest = rest[rest.index(after: at)...]
+        }
+        var host = String(rest)
+        var port = 80
+        if let colon = rest.lastIndex(of: ":"), !rest.hasSuffix("]") {
+            host = String(rest[..<colon])
+            guard let parsed = Int(rest[rest.index(after: colon)...]), (1...65535).contains(parsed) else {
+                throw .invalidURL(text, reason: "invalid proxy port")
+            }
+            port = parsed
+        }
+        guard !host.isEmpty else { throw .invalidURL(text, reason: "missing proxy host") }
+        self.init(host: host, port: port, username: username, password: password)
+    }
+
+    public var description: String { "\(host):\(port)" }
+}
+
+/// Which proxy, if any, a request goes through.
+///
+/// ``environment`` reads `http_proxy`/`HTTP_PROXY`, `https_proxy`/`HTTPS_PROXY` and
+/// `no_proxy`/`NO_PROXY` as curl does: `NO_PROXY` lists host names (a name matches itself and its
+/// subdomains; a leading dot is allowed), `host:port` pairs and IP addresses, or `*` for all.
+public struct ProxySettings: Hashable, Sendable {
+    public var httpProxy: ProxyServer?
+    public var httpsProxy: ProxyServer?
+    public var noProxy: [String]
+
+    public init(httpProxy: ProxyServer? = nil, httpsProxy: ProxyServer? = nil, noProxy: [String] = []) {
+        self.httpProxy = httpProxy
+        self.httpsProxy = httpsProxy
+        self.noProxy = noProxy
+    }
+
+    /// No proxy.
+    public static let none = ProxySettings()
+
+    /// One proxy for http and https.
+    public static func server(_ proxy: ProxyServer, noProxy: [String] = []) -> ProxySettings {
+        ProxySettings(httpProxy: proxy, httpsProxy: proxy, noProxy: noProxy)
+    }
+
+    /// The proxy settings from the process environment.
+    public static var environment: ProxySettings {
+        from(environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// The proxy settings from an environment. Unparsable values are ignored.
+    public static func from(environment: [String: String]) -> ProxySettings {
+        func value(_ name: String) -> String? {
+            let found = environment[name.lowercased()] ?? environment[name.uppercased()]
+            return found?.isEmpty == false ? found : nil
+        }
+        return ProxySettings(
+            httpProxy: value("http_proxy").flatMap { try? ProxyServer(parsing: $0) },
+            httpsProxy: value("https_proxy").flatMap { try? ProxyServer(parsing: $0) },
+            noProxy: value("no_proxy").map {
+                $0.split(separator: ",").map { $0.trimmingWhitespace().lowercased() }.filter { !$0.isEmpty }
+            } ?? [])
+    }
+
+    /// The proxy for `url`, or `nil` to connect directly.
+    public func proxy(for url: RequestURL) -> ProxyServer? {
+        let proxy = url.scheme == "https" ? httpsProxy : httpProxy
+        guard let proxy, !bypasses(url) else { return nil }
+        return proxy
+    }
+
+    /// Whether `NO_PROXY` sends `url` directly.
+    public func bypasses(_ url: RequestURL) -> Bool {
+        let host = url.host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
+        for entry in noProxy {
+            if entry == "*" { return true }
+            var name = Substring(entry)
+            var port: Int?
+            if let colon = name.lastIndex(of: ":"), !name.contains("]"), name.filter({ $0 == ":" }).count == 1 {
+                port = Int(name[name.index(after: colon)...])
+                name = name[..<colon]
+            }
+            if let port, port != url.effectivePort { continue }
+            let bare = name.hasPrefix(".") ? String(name.dropFirst()) : String(name)
+            let stripped = bare.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+            if host == stripped || host.hasSuffix("." + stripped) { return true }
+        }
+        return false
+    }
+}
