@@ -78,7 +78,11 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
         case .cancelled(let after):
             return after.map { "cancelled after \($0.shortDescription)" } ?? "cancelled"
         case .httpStatus(let status, let message, _):
-            return message.map { "HTTP \(status): \($0)" } ?? "HTTP \(status)"
+            guard var message else { return "HTTP \(status)" }
+            // A problem title that only repeats the reason phrase adds nothing.
+            let repeated = status.reasonPhrase + ": "
+            if !status.reasonPhrase.isEmpty, message.hasPrefix(repeated) { message.removeFirst(repeated.count) }
+            return "HTTP \(status): \(message)"
         case .decodingFailed(let type, let codingPath, let reason, let snippet):
             let at = codingPath.isEmpty ? "" : " at \(codingPath)"
             return "cannot decode \(type)\(at): \(reason); body starts: \(snippet)"

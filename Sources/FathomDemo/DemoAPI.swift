@@ -1,0 +1,320 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// The demo API: users and their to-dos with login, OAuth 2 client credentials, pagination,
+/// problem+json errors, and endpoints for slow, failing, redirecting, large and gzip responses.
+///
+/// Reading is open; changing data (`POST`, `PUT`, `PATCH`, `DELETE` on `/users`) and `/me` need
+/// `Authorization: Bearer <token>` from `POST /login` (`{"username":"ada","password":"lovelace"}`)
+/// or `POST /oauth/token` (client `fathom-demo`, secret `demo-client-secret`).
+public enum DemoAPI {
+    /// The credentials the demo accepts, for tours and tests.
+    public static let username = DemoStore.username
+    public static let password = DemoStore.password
+    public static let clientID = DemoStore.clientID
+    public static let clientSecret = DemoStore.clientSecret
+
+    /// Starts the demo API on 127.0.0.1.
+    ///
+    /// - Parameter port: 0 (the default) picks a free port.
+    public static func start(port: Int = 0) async throws -> LoopbackServer {
+        try await LoopbackServer.start(router: makeRouter(), port: port)
+    }
+
+    /// A router with every demo route, fresh data and fresh credentials.
+    public static func makeRouter() -> Router<BasicRequestContext> {
+        let store = DemoStore()
+        let router = Router(context: BasicRequestContext.self)
+
+        router.get("/") { request, _ in
+            DemoResponse.json([
+                "name": "Fathom demo API",
+                "users": "/users",
+                "login": "POST /login {\"username\":\"ada\",\"password\":\"lovelace\"}",
+                "oauth": "POST /oauth/token (client credentials)",
+                "echo": "/echo", "slow": "/slow?ms=500", "status": "/status/418", "redirect": "/redirect/3",
+                "large": "/large?mb=1", "gzip": "/gzip", "problem": "/users/9999",
+            ])
+        }
+
+        addAuthRoutes(router, store: store)
+        addUserRoutes(router, store: store)
+        addUtilityRoutes(router)
+        return router
+    }
+
+    // MARK: - Authentication
+
+    private static func addAuthRoutes(_ router: Router<BasicRequestContext>, store: DemoStore) {
+        router.post("/login") { request, _ -> Response in
+            let body = try await request.body.collect(upTo: 1 << 20)
+            struct Login: Decodable {
+                var username: String
+                var password: String
+            }
+            guard let login = try? JSONDecoder().decode(Login.self, from: Data(buffer: body)) else {
+                return DemoResponse.problem(400, title: "Bad Request", detail: "send {\"username\": …, \"password\": …}")
+            }
+            guard login.username == DemoStore.username, login.password == DemoStore.password else {
+                return DemoResponse.problem(401, title: "Unauthorized", detail: "wrong username or password")
+            }
+            let token = await store.issueToken(lifetime: 3600)
+            return DemoResponse.json(["token": token, "token_type": "Bearer", "expires_in": 3600])
+        }
+
+        router.post("/oauth/token") { request, _ -> Response in
+            let body = try await request.body.collect(upTo: 1 << 20)
+            var fields = Form.parse(String(buffer: body))
+            if let header = request.headers[.authorization], header.lowercased().hasPrefix("basic "),
+                let decoded = Data(base64Encoded: String(header.dropFirst(6))).map({ String(decoding: $0, as: UTF8.self) })
+            {
+                let pair = decoded.split(separator: ":", maxSplits: 1).map(String.init)
+                if pair.count == 2 {
+                    fields["client_id"] = pair[0]
+                    fields["client_secret"] = pair[1]
+                }
+            }
+            guard fields["grant_type"] == "client_credentials" else {
+                return DemoResponse.json(
+                    ["error": "unsupported_grant_type", "error_description": "use grant_type=client_credentials"],
+                    status: 400)
+            }
+            guard fields["client_id"] == DemoStore.clientID, fields["client_secret"] == DemoStore.clientSecret else {
+                return DemoResponse.json(
+                    ["error": "invalid_client", "error_description": "unknown client or wrong secret"], status: 401)
+            }
+            let lifetime = fields["ttl"].flatMap(Int.init) ?? 3600
+            let token = await store.issueToken(lifetime: TimeInterval(lifetime))
+            return DemoResponse.json([
+                "access_token": token, "token_type": "Bearer", "expires_in": lifetime,
+                "scope": fields["scope"] ?? "users",
+            ])
+        }
+
+        router.post("/logout") { request, _ -> Response in
+            if let token = bearerToken(request) { await store.revoke(token) }
+            return Response(status: .noContent)
+        }
+
+        router.get("/me") { request, _ -> Response in
+            if let denied = await authorize(request, store: store) { return denied }
+            return DemoResponse.encode(await store.user(1))
+        }
+    }
+
+    static func bearerToken(_ request: Request) -> String? {
+        guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else {
+            return nil
+        }
+        return String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+    }
+
+    /// `nil` when the request carries a valid token, else the 401 to return.
+    static func authorize(_ request: Request, store: DemoStore) async -> Response? {
+        guard let token = bearerToken(request) else {
+            var response = DemoResponse.problem(
+                401, title: "Unauthorized", detail: "this endpoint needs Authorization: Bearer <token> (POST /login)")
+            response.headers[.wwwAuthenticate] = "Bearer realm=\"fathom-demo\""
+            return response
+        }
+        guard await store.isValid(token) else {
+            var response = DemoResponse.problem(401, title: "Unauthorized", detail: "the token is invalid or expired")
+            response.headers[.wwwAuthenticate] = "Bearer realm=\"fathom-demo\", error=\"invalid_token\""
+            return response
+        }
+        return nil
+    }
+
+    // MARK: - Users and to-dos
+
+    private struct UserInput: Decodable {
+        var name: String?
+        var email: String?
+        var role: String?
+        var active: Bool?
+    }
+
+    private static func addUserRoutes(_ router: Router<BasicRequestContext>, store: DemoStore) {
+        router.get("/users") { request, _ -> Response in
+            let page = max(1, request.uri.queryParameters["page"].flatMap { Int($0) } ?? 1)
+            let perPage = min(100, max(1, request.uri.queryParameters["per_page"].flatMap { Int($0) } ?? 10))
+            var users = await store.users
+            if let role = request.uri.queryParameters["role"] {
+                users = users.filter { $0.role == role }
+            }
+            let total = users.count
+            let pages = max(1, (total + perPage - 1) / perPage)
+            let slice = users.dropFirst((page - 1) * perPage).prefix(perPage)
+            struct Page: Encodable {
+                var data: [DemoUser]
+                var page: Int
+                var per_page: Int
+                var total: Int
+                var total_pages: Int
+            }
+            var response = DemoResponse.encode(
+                Page(data: Array(slice), page: page, per_page: perPage, total: total, total_pages: pages))
+            let base = "http://\(request.head.authority ?? "127.0.0.1")/users"
+            var links: [String] = []
+            if page < pages { links.append("<\(base)?page=\(page + 1)&per_page=\(perPage)>; rel=\"next\"") }
+            if page > 1 { links.append("<\(base)?page=\(page - 1)&per_page=\(perPage)>; rel=\"prev\"") }
+            links.append("<\(base)?page=1&per_page=\(perPage)>; rel=\"first\"")
+            links.append("<\(base)?page=\(pages)&per_page=\(perPage)>; rel=\"last\"")
+            response.headers[HTTPField.Name("Link")!] = links.joined(separator: ", ")
+            response.headers[HTTPField.Name("X-Total-Count")!] = String(total)
+            return response
+        }
+
+        router.get("/users/:id") { _, context -> Response in
+            let id = context.parameters.get("id", as: Int.self) ?? -1
+            guard let user = await store.user(id) else { return notFound("user", id) }
+            return DemoResponse.encode(user)
+        }
+
+        router.post("/users") { request, _ -> Response in
+            if let denied = await authorize(request, store: store) { return denied }
+            let input: UserInput
+            switch await decode(UserInput.self, request) {
+            case .success(let value): input = value
+            case .failure(let failure): return failure.response
+            }
+            var errors: [[String: String]] = []
+            if (input.name ?? "").isEmpty { errors.append(["field": "name", "message": "name is required"]) }
+            if !(input.email ?? "").contains("@") {
+                errors.append(["field": "email", "message": "email must contain @"])
+            }
+            guard errors.isEmpty else {
+                return DemoResponse.problem(
+                    422, title: "Unprocessable Content", detail: errors.map { $0["message"]! }.joined(separator: "; "),
+                    extra: ["errors": errors])
+            }
+            let user = await store.addUser(name: input.name!, email: input.email!, role: input.role ?? "member")
+            var response = DemoResponse.encode(user, status: .created)
+            response.headers[.location] = "/users/\(user.id)"
+            return response
+        }
+
+        for method in [HTTPRequest.Method.put, .patch] {
+            router.on("/users/:id", method: method) { request, context -> Response in
+                if let denied = await authorize(request, store: store) { return denied }
+                let id = context.parameters.get("id", as: Int.self) ?? -1
+                guard var user = await store.user(id) else { return notFound("user", id) }
+                let input: UserInput
+                switch await decode(UserInput.self, request) {
+                case .success(let value): input = value
+                case .failure(let failure): return failure.response
+                }
+                if method == .put, input.name == nil || input.email == nil {
+                    return DemoResponse.problem(
+                        422, title: "Unprocessable Content", detail: "PUT replaces the user: send name and email")
+                }
+                if let name = input.name { user.name = name }
+                if let email = input.email { user.email = email }
+                if let role = input.role { user.role = role }
+                if let active = input.active { user.active = active }
+                _ = await store.replaceUser(user)
+                return DemoResponse.encode(user)
+            }
+        }
+
+        router.delete("/users/:id") { request, context -> Response in
+            if let denied = await authorize(request, store: store) { return denied }
+            let id = context.parameters.get("id", as: Int.self) ?? -1
+            guard await store.deleteUser(id) else { return notFound("user", id) }
+            return Response(status: .noContent)
+        }
+
+        router.get("/users/:id/todos") { _, context -> Response in
+            let id = context.parameters.get("id", as: Int.self) ?? -1
+            guard await store.user(id) != nil else { return notFound("user", id) }
+            return DemoResponse.encode(await store.todos(of: id))
+        }
+
+        router.post("/users/:id/todos") { request, context -> Response in
+            if let denied = await authorize(request, store: store) { return denied }
+            let id = context.parameters.get("id", as: Int.self) ?? -1
+            guard await store.user(id) != nil else { return notFound("user", id) }
+            struct TodoInput: Decodable { var title: String }
+            switch await decode(TodoInput.self, request) {
+            case .success(let input):
+                return DemoResponse.encode(await store.addTodo(userID: id, title: input.title), status: .created)
+            case .failure(let failure):
+                return failure.response
+            }
+        }
+    }
+
+    static func notFound(_ what: String, _ id: Int) -> Response {
+        DemoResponse.problem(404, title: "Not Found", detail: "no \(what) with id \(id)")
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, _ request: Request) async -> Result<T, DemoResponse.Failure> {
+        guard let body = try? await request.body.collect(upTo: 1 << 20) else {
+            return .failure(.init(DemoResponse.problem(413, title: "Content Too Large", detail: "the body is over 1 MiB")))
+        }
+        do {
+            return .success(try JSONDecoder().decode(T.self, from: Data(buffer: body)))
+        } catch {
+            return .failure(
+                .init(DemoResponse.problem(400, title: "Bad Request", detail: "the body is not the JSON expected: \(error)")))
+        }
+    }
+
+    // MARK: - Utilities
+
+    private static func addUtilityRoutes(_ router: Router<BasicRequestContext>) {
+        let echo: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
+            try await Echo.response(for: request)
+        }
+        for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete, .options] {
+            router.on("/echo", method: method, use: echo)
+            router.on("/echo/**", method: method, use: echo)
+        }
+
+        router.get("/slow") { request, _ -> Response in
+            let ms = min(60_000, max(0, request.uri.queryParameters["ms"].flatMap { Int($0) } ?? 1000))
+            try await Task.sleep(for: .milliseconds(ms))
+            return DemoResponse.json(["slept_ms": ms])
+        }
+
+        router.get("/status/:code") { _, context -> Response in
+            let code = context.parameters.get("code", as: Int.self) ?? 400
+            guard (200...599).contains(code) else {
+                return DemoResponse.problem(400, title: "Bad Request", detail: "status must be 200–599")
+            }
+            let status = HTTPResponse.Status(code: code)
+            if code >= 400 {
+                return DemoResponse.problem(code, title: status.reasonPhrase, detail: "you asked for status \(code)")
+            }
+            return Response(status: status)
+        }
+
+        router.get("/redirect/:n") { _, context -> Response in
+            let n = max(0, context.parameters.get("n", as: Int.self) ?? 1)
+            let location = n <= 1 ? "/echo" : "/redirect/\(n - 1)"
+            return Response(status: .found, headers: [.location: location])
+        }
+
+        router.get("/large") { request, _ -> Response in
+            let megabytes = min(512, max(0, request.uri.queryParameters["mb"].flatMap { Double($0) } ?? 1))
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(data: LargeDocument.make(bytes: Int(megabytes * 1_048_576)))))
+        }
+
+        router.get("/gzip") { request, _ -> Response in
+            let document = DemoResponse.jsonData([
+                "gzipped": true, "message": String(repeating: "Fathom compresses well. ", count: 40),
+            ])
+            let accepts = request.headers[.acceptEncoding]?.lowercased().contains("gzip") ?? false
+            guard accepts else {
+                return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: document)))
+            }
+            return Response(
+                status: .ok, headers: [.contentType: "application/json", .contentEncoding: "gzip", .vary: "Accept-Encoding"],
+                body: .init(byteBuffer: ByteBuffer(data: Gzip.compress(document))))
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import FathomDemo
+import FathomHTTP
+import Foundation
+import Logging
+
+/// ANSI styling that turns itself off when output is not a color terminal.
+struct Style {
+    let enabled: Bool
+
+    func paint(_ text: String, _ code: String) -> String { enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+    func bold(_ text: String) -> String { paint(text, "1") }
+    func dim(_ text: String) -> String { paint(text, "2") }
+    func status(_ status: HTTPStatus) -> String {
+        let color =
+            switch status.category {
+            case .success: "32"
+            case .redirection: "36"
+            case .clientError: "33"
+            case .serverError: "31"
+            default: "0"
+            }
+        return paint(status.description, "1;\(color)")
+    }
+}
+
+/// A short walk through FathomHTTP against the demo API: the same calls a user makes in their code.
+struct Tour {
+    let baseURL: String
+    let style: Style
+
+    struct User: Decodable, Sendable {
+        var id: Int
+        var name: String
+        var email: String
+    }
+
+    struct Page: Decodable, Sendable {
+        var data: [User]
+        var total: Int
+    }
+
+    func run() async throws {
+        print(style.bold("Fathom demo API at \(baseURL)"))
+        print(style.dim("A tour of the FathomHTTP library (the REPL will sit on top of it).\n"))
+
+        let client = NetworkClient(baseURL: baseURL)
+
+        step(1, "GET /users?page=1&per_page=3, decoded into Swift types")
+        let page = try await client.send(.get("/users").query("page", 1).query("per_page", 3), as: Page.self)
+        line(page.status, page.timing, page.body.data.map(\.name).joined(separator: ", "))
+        if let link = page.headers[.link]?.split(separator: ",").first { print(style.dim("   Link: \(link)")) }
+
+        step(2, "GET /me without credentials: the problem+json message becomes the error")
+        do {
+            _ = try await client.value(.get("/me"), as: User.self)
+        } catch {
+            print("   \(style.paint("error", "31")): \(error)")
+        }
+
+        step(3, "The same with a bearer token fetched on first use (an Authenticator)")
+        let login = BearerTokenAuthenticator {
+            struct Token: Decodable { var token: String }
+            let request = NetworkRequest.post("/login").body(json: ["username": DemoAPI.username, "password": DemoAPI.password])
+            return try await client.value(request, as: Token.self).token
+        }
+        let authed = NetworkClient(baseURL: baseURL, interceptors: [.authenticator(login)])
+        let me = try await authed.send(.get("/me"), as: User.self)
+        line(me.status, me.timing, "\(me.body.name) <\(me.body.email)>")
+
+        step(4, "POST /users with a JSON body")
+        let created = try await authed.send(
+            .post("/users").body(json: ["name": "Ada Byron", "email": "byron@example.com"]), as: User.self)
+        line(created.status, created.timing, "id \(created.body.id), Location: \(created.headers[.location] ?? "-")")
+
+        step(5, "Ten requests in a batch, four at a time, results in order")
+        let started = ContinuousClock.now
+        let results = await client.sendAll((1...10).map { NetworkRequest.get("/users/\($0)") }, maxConcurrent: 4)
+        let names = results.compactMap { try? JSONDecoder().decode(User.self, from: $0.get().body).name }
+        print("   \(results.count) responses in \((ContinuousClock.now - started).shortDescription): \(names.prefix(4).joined(separator: ", "))…")
+
+        step(6, "The wire log at header level: the token is masked")
+        let capture = LineCapture()
+        let logger = Logger(label: "fathom.tour") { _ in capture }
+        let logged = NetworkClient(baseURL: baseURL, interceptors: [.authenticator(login)], logger: logger, logDetail: .headers)
+        _ = try await logged.send(.get("/me"))
+        for entry in capture.lines.prefix(1) { print(style.dim("   \(entry)")) }
+
+        step(7, "Errors a person can act on")
+        let unreachable = NetworkClient(baseURL: "http://127.0.0.1:9")
+        do { _ = try await unreachable.send(.get("/")) } catch { print("   \(error)") }
+        do { _ = try await client.send(.get("/slow").query("ms", 2000).timeout(.milliseconds(300))) } catch {
+            print("   \(error)")
+        }
+        do { _ = try await client.send(.get("/users").body(jsonText: "{}")) } catch { print("   \(error)") }
+        print()
+    }
+
+    private func step(_ number: Int, _ title: String) {
+        print(style.bold("\n\(number). \(title)"))
+    }
+
+    private func line(_ status: HTTPStatus, _ timing: ResponseTiming, _ detail: String) {
+        print("   \(style.status(status)) \(style.dim("in \(timing.total.shortDescription)"))  \(detail)")
+    }
+}
+
+/// A log handler that keeps formatted lines in memory, for showing the wire log.
+final class LineCapture: LogHandler, @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [String] = []
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    var lines: [String] { lock.withLock { stored } }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let fields = (event.metadata ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        lock.withLock { stored.append("\(event.message) \(fields.joined(separator: " "))") }
+    }
+}
