@@ -57,14 +57,20 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(
+            name: "FathomTestSupport",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            path: "Tests/FathomTestSupport"
+        ),
         .testTarget(
             name: "FathomHTTPTests",
-            dependencies: ["FathomHTTP", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["FathomHTTP", "FathomTestSupport", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "FathomHTTPIntegrationTests",
             dependencies: [
                 "FathomHTTP",
+                "FathomTestSupport",
                 "FathomDemo",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),

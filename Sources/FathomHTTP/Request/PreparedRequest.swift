@@ -93,7 +93,8 @@ extension NetworkRequest {
         if let bad = name.first(where: { !($0.isASCII && ($0.isLetter || $0.isNumber || tokenPunctuation.contains($0))) }) {
             throw .invalidRequest("header name '\(name)' contains '\(bad)', which is not allowed in a header name")
         }
-        if field.value.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) {
+        // Scalars, not Characters: "\r\n" is one Character and would slip past a Character check.
+        if field.value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) {
             throw .invalidRequest("header '\(name)' has a line break in its value")
         }
     }

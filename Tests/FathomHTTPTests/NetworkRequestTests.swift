@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+
+@testable import FathomHTTP
+
+@Suite struct NetworkRequestTests {
+    let base = "https://api.example.com/v1"
+
+    @Test func relativePathIsAppendedToTheBasePath() throws {
+        #expect(try NetworkRequest.get("/users/42").prepared(baseURL: base).url.description == "https://api.example.com/v1/users/42")
+        #expect(try NetworkRequest.get("users").prepared(baseURL: base + "/").url.description == "https://api.example.com/v1/users")
+        #expect(try NetworkRequest.get("").prepared(baseURL: base).url.description == "https://api.example.com/v1")
+    }
+
+    @Test func fullURLIgnoresTheBase() throws {
+        let url = try NetworkRequest.get("http://127.0.0.1:8080/x?a=1").query("b", 2).prepared(baseURL: base).url
+        #expect(url.description == "http://127.0.0.1:8080/x?a=1&b=2")
+    }
+
+    @Test func queryValuesArePercentEncoded() throws {
+        let request = NetworkRequest.get("/search")
+            .query("q", "hello world")
+            .query("emoji", "café ☕")
+            .query("reserved", "a&b=c+d/e?f#g")
+        let query = try request.prepared(baseURL: base).url.query
+        #expect(query == "q=hello%20world&emoji=caf%C3%A9%20%E2%98%95&reserved=a%26b%3Dc%2Bd%2Fe%3Ff%23g")
+    }
+
+    @Test func typedAndRepeatedQueryItems() throws {
+        let request = NetworkRequest.get("/items")
+            .query("page", 2).query("ratio", 0.5).query("active", true)
+            .query("id", [1, 2, 3]).query(flag: "verbose")
+        let query = try request.prepared(baseURL: base).url.query
+        #expect(query == "page=2&ratio=0.5&active=true&id=1&id=2&id=3&verbose")
+        #expect(try request.removingQuery("id").prepared(baseURL: base).url.query == "page=2&ratio=0.5&active=true&verbose")
+    }
+
+    @Test func pathCharactersAreEncodedAndEscapesKept() throws {
+        let url = try NetworkRequest.get("/files/my report.pdf").prepared(baseURL: base).url
+        #expect(url.path == "/v1/files/my%20report.pdf")
+        #expect(try NetworkRequest.get("/a%2Fb").prepared(baseURL: base).url.path == "/v1/a%2Fb")
+    }
+
+    @Test func bodyOnGetIsRefusedWithAClearError() {
+        #expect {
+            try NetworkRequest.get("/users").body(jsonText: "{}").prepared(baseURL: base)
+        } throws: { error in
+            (error as? NetworkError)?.description.contains("a GET request cannot carry a body") == true
+        }
+        #expect(throws: NetworkError.self) { try NetworkRequest.head("/").body(text: "x").prepared(baseURL: base) }
+        #expect(throws: Never.self) { try NetworkRequest.get("/users").body(jsonText: "{}").method(.post).prepared(baseURL: base) }
+    }
+
+    @Test func relativePathWithoutBaseIsAnError() {
+        #expect {
+            try NetworkRequest.get("/users").prepared()
+        } throws: { error in
+            "\(error)".contains("relative path needs a base URL")
+        }
+    }
+
+    @Test func jsonBodyFromEncodableSetsContentType() throws {
+        struct User: Encodable { var name: String }
+        let prepared = try NetworkRequest.post("/users").body(json: User(name: "Ada")).prepared(baseURL: base)
+        #expect(prepared.headers[.contentType] == "application/json")
+        #expect(try prepared.body?.data() == Data(#"{"name":"Ada"}"#.utf8))
+    }
+
+    @Test func jsonEncodingFailureIsReportedWhenPrepared() {
+        let request = NetworkRequest.post("/x").body(json: ["bad": Double.nan])
+        #expect {
+            try request.prepared(baseURL: base)
+        } throws: { error in
+            "\(error)".contains("cannot encode")
+        }
+    }
+
+    @Test func explicitContentTypeWins() throws {
+        let prepared = try NetworkRequest.post("/x").header(.contentType, "application/vnd.api+json")
+            .body(jsonText: "{}").prepared(baseURL: base)
+        #expect(prepared.headers.values(for: .contentType) == ["application/vnd.api+json"])
+    }
+
+    @Test func formBodyEncodesSpacesAsPlus() throws {
+        let prepared = try NetworkRequest.post("/login")
+            .body(form: [("user", "ada lovelace"), ("pass", "p&ss=1"), ("n", 3)])
+            .prepared(baseURL: base)
+        #expect(prepared.headers[.contentType] == "application/x-www-form-urlencoded")
+        #expect(String(decoding: try prepared.body!.data(), as: UTF8.self) == "user=ada+lovelace&pass=p%26ss%3D1&n=3")
+    }
+
+    @Test func multipartBodyHasFieldsAndFiles() throws {
+        let form = MultipartForm(boundary: "XyZ")
+            .field("title", "Holiday")
+            .file("photo", filename: "a.png", contentType: "image/png", data: Data([0x89, 0x50]))
+        let prepared = try NetworkRequest.post("/upload").body(multipart: form).prepared(baseURL: base)
+        #expect(prepared.headers[.contentType] == "multipart/form-data; boundary=XyZ")
+        let text = String(decoding: try prepared.body!.data(), as: UTF8.self)
+        #expect(text.hasPrefix("--XyZ\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nHoliday\r\n"))
+        #expect(text.contains("name=\"photo\"; filename=\"a.png\"\r\nContent-Type: image/png\r\n\r\n"))
+        #expect(text.hasSuffix("\r\n--XyZ--\r\n"))
+    }
+
+    @Test func fileBodyIsStreamedWithItsLengthAndType() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("fathom-\(UUID()).json").path
+        try Data(#"{"a":1}"#.utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let prepared = try NetworkRequest.put("/doc").body(file: path).prepared(baseURL: base)
+        #expect(prepared.body == .file(path: path, length: 7))
+        #expect(prepared.headers[.contentType] == "application/json")
+        #expect {
+            try NetworkRequest.put("/doc").body(file: "/nonexistent/x.bin").prepared(baseURL: base)
+        } throws: { error in
+            "\(error)" == "cannot read '/nonexistent/x.bin': no such file"
+        }
+    }
+
+    @Test func headerInjectionIsRefused() {
+        #expect(throws: NetworkError.self) {
+            try NetworkRequest.get("/").header("X-Evil", "a\r\nInjected: 1").prepared(baseURL: base)
+        }
+        #expect(throws: NetworkError.self) {
+            try NetworkRequest.get("/").header("Bad Name", "1").prepared(baseURL: base)
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+import Testing
+
+@testable import FathomHTTP
+
+@Suite struct ProxySettingsTests {
+    @Test func readsTheEnvironmentLikeCurl() throws {
+        let settings = ProxySettings.from(environment: [
+            "http_proxy": "http://user:p%40ss@proxy.local:3128", "HTTPS_PROXY": "proxy.local:8443",
+            "NO_PROXY": "localhost, .internal.example.com,10.0.0.1,api.test:8080",
+        ])
+        #expect(settings.httpProxy == ProxyServer(host: "proxy.local", port: 3128, username: "user", password: "p@ss"))
+        #expect(settings.httpsProxy?.port == 8443)
+        #expect(settings.proxy(for: try RequestURL(parsing: "http://example.com/"))?.port == 3128)
+        #expect(settings.proxy(for: try RequestURL(parsing: "https://example.com/"))?.port == 8443)
+        #expect(settings.proxy(for: try RequestURL(parsing: "http://localhost:9/")) == nil)
+        #expect(settings.proxy(for: try RequestURL(parsing: "http://a.internal.example.com/")) == nil)
+        #expect(settings.proxy(for: try RequestURL(parsing: "http://10.0.0.1/")) == nil)
+        #expect(settings.proxy(for: try RequestURL(parsing: "http://api.test:8080/")) == nil)
+        #expect(settings.proxy(for: try RequestURL(parsing: "http://api.test:9090/")) != nil)
+        #expect(ProxySettings.from(environment: ["no_proxy": "*", "http_proxy": "p:1"]).proxy(for: try RequestURL(parsing: "http://x/")) == nil)
+    }
+
+    @Test func badProxyIsAClearError() {
+        #expect(throws: NetworkError.self) { try ProxyServer(parsing: "socks5://p:1") }
+        #expect(throws: NetworkError.self) { try ProxyServer(parsing: "http://p:notaport") }
+    }
+}

@@ -1,0 +1,53 @@
+import Testing
+
+@testable import FathomHTTP
+
+@Suite struct RequestURLTests {
+    @Test func parsesParts() throws {
+        let url = try RequestURL(parsing: "HTTPS://API.Example.com:8443/v1/users?page=2#frag")
+        #expect(url.scheme == "https")
+        #expect(url.host == "api.example.com")
+        #expect(url.port == 8443)
+        #expect(url.path == "/v1/users")
+        #expect(url.query == "page=2")
+        #expect(url.description == "https://api.example.com:8443/v1/users?page=2")
+    }
+
+    @Test func ipv6HostKeepsBrackets() throws {
+        let url = try RequestURL(parsing: "http://[::1]:9000/x")
+        #expect(url.host == "[::1]")
+        #expect(url.effectivePort == 9000)
+    }
+
+    @Test(arguments: [
+        ("api.example.com/users", "missing scheme"),
+        ("ftp://example.com", "unsupported scheme 'ftp'"),
+        ("http://example.com:99999/", "invalid port '99999'"),
+        ("http://:80/", "missing host"),
+        ("http://user:pw@example.com/", "credentials in the URL"),
+        ("http://exa mple.com/", "invalid character ' ' in host"),
+    ])
+    func rejectsWithTheReason(text: String, reason: String) {
+        #expect {
+            try RequestURL(parsing: text)
+        } throws: { error in
+            "\(error)".contains(reason)
+        }
+    }
+
+    @Test func resolvesRedirectLocations() throws {
+        let url = try RequestURL(parsing: "http://h:1/a/b/c?q=1")
+        #expect(try url.resolving("/x").description == "http://h:1/x")
+        #expect(try url.resolving("d").description == "http://h:1/a/b/d")
+        #expect(try url.resolving("../d?z=2").description == "http://h:1/a/d?z=2")
+        #expect(try url.resolving("//other/p").description == "http://other/p")
+        #expect(try url.resolving("https://e.com/").description == "https://e.com/")
+    }
+
+    @Test func originComparesSchemeHostAndPort() throws {
+        let a = try RequestURL(parsing: "http://127.0.0.1:80/a")
+        #expect(a.isSameOrigin(as: try RequestURL(parsing: "http://127.0.0.1/b")))
+        #expect(!a.isSameOrigin(as: try RequestURL(parsing: "http://localhost/b")))
+        #expect(!a.isSameOrigin(as: try RequestURL(parsing: "https://127.0.0.1/b")))
+    }
+}

@@ -1,0 +1,76 @@
+import FathomTestSupport
+import Foundation
+import Testing
+
+@testable import FathomHTTP
+
+@Suite struct WireLogTests {
+    static let secret = "planted-secret-7f3a9c21e5"
+
+    /// A server stand-in that echoes the request, secret included, in headers and body.
+    private func echoingTransport() -> MockTransport {
+        let transport = MockTransport()
+        transport.register(
+            "/",
+            .handler { request in
+                var response = MockResponse.json(
+                    "{\"url\":\"\(request.url)\",\"auth\":\"\(request.headers[.authorization] ?? "")\",\"body\":\(String(decoding: try request.body?.data() ?? Data("null".utf8), as: UTF8.self))}"
+                )
+                response.headers.add("Set-Cookie", "session=\(Self.secret)")
+                response.headers.add("X-Echo-Token", Self.secret)
+                return response
+            })
+        return transport
+    }
+
+    @Test(arguments: LogDetail.allCases)
+    func plantedSecretNeverAppearsInTheLog(detail: LogDetail) async throws {
+        let capture = LogCapture()
+        let redactor = Redactor()
+        redactor.addSecret(Self.secret)
+        let client = NetworkClient(
+            configuration: .init(
+                baseURL: "http://api.test",
+                interceptors: [.authenticator(.bearer(Self.secret))],
+                logger: capture.logger(), logDetail: detail, redactor: redactor),
+            transport: echoingTransport())
+
+        _ = try await client.send(
+            .post("/echo").query("api_key", Self.secret).header("X-Custom", "value=\(Self.secret)")
+                .body(json: ["password": Self.secret]))
+        _ = try? await client.send(.get("/fail").query("token", Self.secret).body(text: "x"))
+
+        #expect(!capture.text.contains(Self.secret))
+        #expect(!capture.text.contains("7f3a9c21"))
+        if detail == .off {
+            #expect(capture.count == 0)
+        } else {
+            #expect(capture.text.contains("request"))
+            #expect(capture.text.contains("response"))
+        }
+        if detail >= .headers { #expect(capture.text.contains("Authorization: Bearer ••••21e5")) }
+        if detail >= .body { #expect(capture.text.contains("\"password\":\"••••21e5\"")) }
+    }
+
+    @Test func nothingIsLoggedWithoutALogger() async throws {
+        // The client has no logger: there is nowhere for output to go, and nothing must fail.
+        let client = NetworkClient(baseURL: "http://api.test", transport: echoingTransport())
+        #expect(try await client.send(.get("/")).status.code == 200)
+    }
+
+    @Test func errorsAreMaskedToo() async throws {
+        let redactor = Redactor()
+        redactor.addSecret(Self.secret)
+        let client = NetworkClient(configuration: .init(redactor: redactor), transport: MockTransport())
+        await #expect {
+            try await client.send(.get("http://api.test/x?key=\(Self.secret)"))
+        } throws: { error in
+            !"\(error)".contains(Self.secret) && "\(error)".contains("no mock for")
+        }
+        await #expect {
+            try await client.send(.get("ftp://\(Self.secret)/"))
+        } throws: { error in
+            !"\(error)".contains(Self.secret)
+        }
+    }
+}
