@@ -187,7 +187,7 @@ public enum DemoAPI {
             }
             guard errors.isEmpty else {
                 return DemoResponse.problem(
-                    422, title: "Unprocessable Content", detail: errors.map { $0["message"]! }.joined(separator: "; "),
+                    422, title: "Unprocessable Entity", detail: errors.map { $0["message"]! }.joined(separator: "; "),
                     extra: ["errors": errors])
             }
             let user = await store.addUser(name: input.name!, email: input.email!, role: input.role ?? "member")
@@ -208,7 +208,7 @@ public enum DemoAPI {
                 }
                 if method == .put, input.name == nil || input.email == nil {
                     return DemoResponse.problem(
-                        422, title: "Unprocessable Content", detail: "PUT replaces the user: send name and email")
+                        422, title: "Unprocessable Entity", detail: "PUT replaces the user: send name and email")
                 }
                 if let name = input.name { user.name = name }
                 if let email = input.email { user.email = email }

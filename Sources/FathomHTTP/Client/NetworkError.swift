@@ -79,9 +79,13 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
             return after.map { "cancelled after \($0.shortDescription)" } ?? "cancelled"
         case .httpStatus(let status, let message, _):
             guard var message else { return "HTTP \(status)" }
-            // A problem title that only repeats the reason phrase adds nothing.
-            let repeated = status.reasonPhrase + ": "
-            if !status.reasonPhrase.isEmpty, message.hasPrefix(repeated) { message.removeFirst(repeated.count) }
+            // A problem title that only repeats the reason phrase (the server's or the standard one) adds nothing.
+            for phrase in [status.reasonPhrase, HTTPStatus.standardReason(for: status.code)] where !phrase.isEmpty {
+                if message.hasPrefix(phrase + ": ") {
+                    message.removeFirst(phrase.count + 2)
+                    break
+                }
+            }
             return "HTTP \(status): \(message)"
         case .decodingFailed(let type, let codingPath, let reason, let snippet):
             let at = codingPath.isEmpty ? "" : " at \(codingPath)"

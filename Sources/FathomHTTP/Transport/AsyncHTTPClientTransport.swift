@@ -123,7 +123,7 @@ public final class AsyncHTTPClientTransport: Transport {
             }
             let body: Data
             do {
-                body = try await collect(response)
+                body = try await collect(response, deadline: deadline, timeout: timeout)
             } catch {
                 throw map(error, url: current.url, timeout: timeout)
             }
@@ -198,6 +198,27 @@ public final class AsyncHTTPClientTransport: Transport {
             result.body = .stream(FileBuffers(path: path), length: .known(Int64(length)))
         }
         return result
+    }
+
+    /// Collects the body, failing with a total timeout at `deadline`.
+    ///
+    /// AsyncHTTPClient's deadline covers the wait for the response head only; a body that trickles
+    /// in would otherwise outlive the timeout the caller set.
+    private func collect(_ response: HTTPClientResponse, deadline: NIODeadline, timeout: Duration) async throws -> Data {
+        let remaining = deadline - NIODeadline.now()
+        guard remaining > .zero else { throw NetworkError.timeout(.total, after: timeout) }
+        return try await withThrowingTaskGroup(of: Data?.self) { group in
+            group.addTask { try await self.collect(response) }
+            group.addTask {
+                try await Task.sleep(for: .nanoseconds(remaining.nanoseconds))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let body = first else {
+                throw NetworkError.timeout(.total, after: timeout)
+            }
+            return body
+        }
     }
 
     private func collect(_ response: HTTPClientResponse) async throws -> Data {

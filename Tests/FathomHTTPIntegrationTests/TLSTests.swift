@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+
+@testable import FathomHTTP
+
+/// TLS against `openssl s_server` on loopback with a self-signed certificate.
+@Suite(.serialized) struct TLSTests {
+    final class OpenSSLServer {
+        let port: Int
+        let directory: URL
+        private let process: Process
+
+        init() throws {
+            directory = FileManager.default.temporaryDirectory.appendingPathComponent("fathom-tls-\(UUID())")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try Self.run([
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+                "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", directory.appendingPathComponent("key.pem").path,
+                "-out", directory.appendingPathComponent("cert.pem").path,
+            ])
+            port = try Sockets.closedPort()
+            process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+            process.arguments = [
+                "s_server", "-accept", "127.0.0.1:\(port)", "-cert", directory.appendingPathComponent("cert.pem").path,
+                "-key", directory.appendingPathComponent("key.pem").path, "-www", "-quiet",
+            ]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // Wait until it accepts connections.
+            for _ in 0..<100 {
+                if Self.isListening(port) { return }
+                usleep(50_000)
+            }
+            throw NetworkError.transport("openssl s_server did not start")
+        }
+
+        var caFile: String { directory.appendingPathComponent("cert.pem").path }
+
+        func stop() {
+            // s_server may outlive SIGTERM mid-handshake, and waitUntilExit() then spins forever.
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            try? FileManager.default.removeItem(at: directory)
+        }
+
+        static func run(_ arguments: [String]) throws {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+            process.arguments = arguments
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+        }
+
+        static func isListening(_ port: Int) -> Bool {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(fd) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = UInt16(port).bigEndian
+            return withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                }
+            }
+        }
+    }
+
+    static var opensslAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl") }
+
+    @Test(.enabled(if: opensslAvailable)) func selfSignedIsRefusedUnlessTrustedOrInsecure() async throws {
+        let server = try OpenSSLServer()
+        defer { server.stop() }
+        let url = "https://127.0.0.1:\(server.port)/"
+
+        await #expect {
+            try await NetworkClient().send(.get(url).timeout(.seconds(5)))
+        } throws: { error in
+            "\(error)".hasPrefix("TLS handshake with 127.0.0.1 failed: certificate not trusted (self-signed")
+        }
+
+        let insecure = AsyncHTTPClientTransport(configuration: .init(verifyCertificates: false))
+        let trusted = AsyncHTTPClientTransport(configuration: .init(caFile: server.caFile))
+        defer {
+            Task {
+                try await insecure.shutdown()
+                try await trusted.shutdown()
+            }
+        }
+        #expect(try await NetworkClient(transport: insecure).send(.get(url).timeout(.seconds(5))).status.code == 200)
+        #expect(try await NetworkClient(transport: trusted).send(.get(url).timeout(.seconds(5))).status.code == 200)
+    }
+}
