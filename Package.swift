@@ -57,6 +57,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .executableTarget(
+            name: "fathom-bench",
+            dependencies: ["FathomHTTP"],
+            path: "Benchmarks/ClientBench"
+        ),
         .target(
             name: "FathomTestSupport",
             dependencies: [.product(name: "Logging", package: "swift-log")],

@@ -55,7 +55,8 @@ public enum DemoAPI {
                 var password: String
             }
             guard let login = try? JSONDecoder().decode(Login.self, from: Data(buffer: body)) else {
-                return DemoResponse.problem(400, title: "Bad Request", detail: "send {\"username\": …, \"password\": …}")
+                return DemoResponse.problem(
+                    400, title: "Bad Request", detail: "send {\"username\": …, \"password\": …}")
             }
             guard login.username == DemoStore.username, login.password == DemoStore.password else {
                 return DemoResponse.problem(401, title: "Unauthorized", detail: "wrong username or password")
@@ -68,7 +69,9 @@ public enum DemoAPI {
             let body = try await request.body.collect(upTo: 1 << 20)
             var fields = Form.parse(String(buffer: body))
             if let header = request.headers[.authorization], header.lowercased().hasPrefix("basic "),
-                let decoded = Data(base64Encoded: String(header.dropFirst(6))).map({ String(decoding: $0, as: UTF8.self) })
+                let decoded = Data(base64Encoded: String(header.dropFirst(6))).map({
+                    String(decoding: $0, as: UTF8.self)
+                })
             {
                 let pair = decoded.split(separator: ":", maxSplits: 1).map(String.init)
                 if pair.count == 2 {
@@ -252,13 +255,16 @@ public enum DemoAPI {
 
     static func decode<T: Decodable>(_ type: T.Type, _ request: Request) async -> Result<T, DemoResponse.Failure> {
         guard let body = try? await request.body.collect(upTo: 1 << 20) else {
-            return .failure(.init(DemoResponse.problem(413, title: "Content Too Large", detail: "the body is over 1 MiB")))
+            return .failure(
+                .init(DemoResponse.problem(413, title: "Content Too Large", detail: "the body is over 1 MiB")))
         }
         do {
             return .success(try JSONDecoder().decode(T.self, from: Data(buffer: body)))
         } catch {
             return .failure(
-                .init(DemoResponse.problem(400, title: "Bad Request", detail: "the body is not the JSON expected: \(error)")))
+                .init(
+                    DemoResponse.problem(
+                        400, title: "Bad Request", detail: "the body is not the JSON expected: \(error)")))
         }
     }
 
@@ -310,10 +316,13 @@ public enum DemoAPI {
             ])
             let accepts = request.headers[.acceptEncoding]?.lowercased().contains("gzip") ?? false
             guard accepts else {
-                return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: document)))
+                return Response(
+                    status: .ok, headers: [.contentType: "application/json"],
+                    body: .init(byteBuffer: ByteBuffer(data: document)))
             }
             return Response(
-                status: .ok, headers: [.contentType: "application/json", .contentEncoding: "gzip", .vary: "Accept-Encoding"],
+                status: .ok,
+                headers: [.contentType: "application/json", .contentEncoding: "gzip", .vary: "Accept-Encoding"],
                 body: .init(byteBuffer: ByteBuffer(data: Gzip.compress(document))))
         }
     }

@@ -25,12 +25,16 @@ enum DemoResponse {
         encoder.outputFormatting = [.withoutEscapingSlashes]
         let data = (try? encoder.encode(value)) ?? Data("null".utf8)
         return Response(
-            status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: data)))
+            status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: data))
+        )
     }
 
     /// A problem details response ([RFC 9457](https://www.rfc-editor.org/rfc/rfc9457)).
-    static func problem(_ status: Int, title: String, detail: String, extra: KeyValuePairs<String, Any> = [:]) -> Response {
-        var text = DemoJSON.serialize(["type": "about:blank", "title": title, "status": status, "detail": detail] as KeyValuePairs<String, Any>)
+    static func problem(
+        _ status: Int, title: String, detail: String, extra: KeyValuePairs<String, Any> = [:]
+    ) -> Response {
+        var text = DemoJSON.serialize(
+            ["type": "about:blank", "title": title, "status": status, "detail": detail] as KeyValuePairs<String, Any>)
         if !extra.isEmpty {
             text.removeLast()
             text += "," + String(DemoJSON.serialize(extra).dropFirst())
@@ -108,12 +112,15 @@ enum Echo {
         let bytes = Data(buffer: body)
         let text = String(data: bytes, encoding: .utf8)
         let query = request.uri.query ?? ""
-        let args: [Any] = query.isEmpty ? [] : query.split(separator: "&").map { piece -> Any in
-            let parts = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = String(parts[0]).removingPercentEncoding ?? String(parts[0])
-            let value = parts.count > 1 ? (String(parts[1]).removingPercentEncoding ?? String(parts[1])) : ""
-            return [name, value] as [Any]
-        }
+        let args: [Any] =
+            query.isEmpty
+            ? []
+            : query.split(separator: "&").map { piece -> Any in
+                let parts = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                let name = String(parts[0]).removingPercentEncoding ?? String(parts[0])
+                let value = parts.count > 1 ? (String(parts[1]).removingPercentEncoding ?? String(parts[1])) : ""
+                return [name, value] as [Any]
+            }
         let headers: [Any] = request.headers.map { [$0.name.rawName, $0.value] as [Any] }
         let object: KeyValuePairs<String, Any> = [
             "method": request.method.rawValue,

@@ -45,7 +45,9 @@ actor DemoStore {
         ]
         for (index, (name, role)) in people.enumerated() {
             let handle = name.lowercased().split(separator: " ").last.map(String.init) ?? "user"
-            users.append(DemoUser(id: nextUserID, name: name, email: "\(handle)@example.com", role: role, active: index % 7 != 6))
+            users.append(
+                DemoUser(id: nextUserID, name: name, email: "\(handle)@example.com", role: role, active: index % 7 != 6)
+            )
             nextUserID += 1
         }
         let chores = ["Write the report", "Review the pull request", "Fix the flaky test", "Plan the sprint"]

@@ -21,7 +21,9 @@ public final class LoopbackServer: Sendable {
     ///
     /// - Parameter port: The port to listen on; 0 (the default) picks a free one.
     /// - Throws: When the server cannot bind.
-    public static func start<Context: RequestContext>(router: Router<Context>, port: Int = 0) async throws
+    public static func start<Context: RequestContext>(
+        router: Router<Context>, port: Int = 0
+    ) async throws
         -> LoopbackServer
     where Context.Source == ApplicationRequestContextSource {
         let (ports, continuation) = AsyncStream<Int>.makeStream()

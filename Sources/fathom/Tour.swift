@@ -60,7 +60,9 @@ struct Tour {
         step(3, "The same with a bearer token fetched on first use (an Authenticator)")
         let login = BearerTokenAuthenticator {
             struct Token: Decodable { var token: String }
-            let request = NetworkRequest.post("/login").body(json: ["username": DemoAPI.username, "password": DemoAPI.password])
+            let request = NetworkRequest.post("/login").body(json: [
+                "username": DemoAPI.username, "password": DemoAPI.password,
+            ])
             return try await client.value(request, as: Token.self).token
         }
         let authed = NetworkClient(baseURL: baseURL, interceptors: [.authenticator(login)])
@@ -76,12 +78,15 @@ struct Tour {
         let started = ContinuousClock.now
         let results = await client.sendAll((1...10).map { NetworkRequest.get("/users/\($0)") }, maxConcurrent: 4)
         let names = results.compactMap { try? JSONDecoder().decode(User.self, from: $0.get().body).name }
-        print("   \(results.count) responses in \((ContinuousClock.now - started).shortDescription): \(names.prefix(4).joined(separator: ", "))…")
+        print(
+            "   \(results.count) responses in \((ContinuousClock.now - started).shortDescription): \(names.prefix(4).joined(separator: ", "))…"
+        )
 
         step(6, "The wire log at header level: the token is masked")
         let capture = LineCapture()
         let logger = Logger(label: "fathom.tour") { _ in capture }
-        let logged = NetworkClient(baseURL: baseURL, interceptors: [.authenticator(login)], logger: logger, logDetail: .headers)
+        let logged = NetworkClient(
+            baseURL: baseURL, interceptors: [.authenticator(login)], logger: logger, logDetail: .headers)
         _ = try await logged.send(.get("/me"))
         for entry in capture.lines.prefix(1) { print(style.dim("   \(entry)")) }
 

@@ -47,7 +47,8 @@ import Testing
         #expect(lines.contains("Fathom demo API at http://127.0.0.1:"))
         #expect(lines.contains("200 OK"))
         #expect(lines.contains("Ada Lovelace, Grace Hopper, Alan Turing"))
-        #expect(lines.contains("HTTP 401 Unauthorized: this endpoint needs Authorization: Bearer <token> (POST /login)"))
+        #expect(
+            lines.contains("HTTP 401 Unauthorized: this endpoint needs Authorization: Bearer <token> (POST /login)"))
         #expect(lines.contains("201 Created"))
         #expect(lines.contains("10 responses in"))
         #expect(lines.contains("Authorization: Bearer ••••"))

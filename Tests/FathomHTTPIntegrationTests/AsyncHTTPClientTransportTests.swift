@@ -45,7 +45,9 @@ import Testing
         #expect(form.header("content-type") == ["application/x-www-form-urlencoded"])
 
         let multipart = try await echo(
-            .post("/echo").body(multipart: MultipartForm().field("title", "Notes").file("doc", filename: "n.txt", contentType: "text/plain", data: Data("hi".utf8))))
+            .post("/echo").body(
+                multipart: MultipartForm().field("title", "Notes").file(
+                    "doc", filename: "n.txt", contentType: "text/plain", data: Data("hi".utf8))))
         #expect(multipart.body?.contains("name=\"doc\"; filename=\"n.txt\"") == true)
         #expect(multipart.header("content-type").first?.hasPrefix("multipart/form-data; boundary=") == true)
 
@@ -103,7 +105,8 @@ import Testing
     @Test func authorizationIsDroppedWhenARedirectChangesHost() async throws {
         let same = try await echo(.get("/t/redirect-same").header(.authorization, "Bearer keep-me"))
         #expect(same.header("authorization") == ["Bearer keep-me"])
-        let response = try await client.send(.get("/t/redirect-cross").header(.authorization, "Bearer drop-me").header("X-Other", "kept"))
+        let response = try await client.send(
+            .get("/t/redirect-cross").header(.authorization, "Bearer drop-me").header("X-Other", "kept"))
         let cross = try JSONDecoder().decode(EchoBody.self, from: response.body)
         #expect(response.url.host == "localhost")
         #expect(cross.header("authorization").isEmpty)

@@ -14,7 +14,9 @@ import Testing
 
     private func login() async throws -> String {
         struct Token: Decodable { var token: String }
-        let request = NetworkRequest.post("/login").body(json: ["username": DemoAPI.username, "password": DemoAPI.password])
+        let request = NetworkRequest.post("/login").body(json: [
+            "username": DemoAPI.username, "password": DemoAPI.password,
+        ])
         return try await NetworkClient(baseURL: base).value(request, as: Token.self).token
     }
 
@@ -55,7 +57,8 @@ import Testing
     }
 
     @Test func hmacSignatureIsVerifiedByTheServer() async throws {
-        let signed = NetworkClient(baseURL: base, interceptors: [.signing(keyID: "test", secret: TestServer.signingSecret)])
+        let signed = NetworkClient(
+            baseURL: base, interceptors: [.signing(keyID: "test", secret: TestServer.signingSecret)])
         let post = try await signed.send(.post("/t/signed").query("x", "a b").body(jsonText: #"{"amount":10}"#))
         #expect(post.status.code == 200)
         #expect(try await signed.send(.get("/t/signed")).status.code == 200)
@@ -67,7 +70,8 @@ import Testing
 
     @Test func retryOn503ForGetButNeverForPost() async throws {
         let key = UUID().uuidString
-        let client = NetworkClient(baseURL: base, interceptors: [RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(10))])
+        let client = NetworkClient(
+            baseURL: base, interceptors: [RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(10))])
 
         let get = try await client.send(.get("/t/flaky/\(key)-get").query("fail", 2))
         #expect(get.status.code == 200)
@@ -104,7 +108,8 @@ import Testing
     }
 
     @Test func defaultHeadersReachTheServer() async throws {
-        let client = NetworkClient(baseURL: base, interceptors: [.defaultHeaders(["X-Client": "fathom", "Accept": "text/plain"])])
+        let client = NetworkClient(
+            baseURL: base, interceptors: [.defaultHeaders(["X-Client": "fathom", "Accept": "text/plain"])])
         let response = try await client.send(.get("/echo").header(.accept, "application/json"))
         let echo = try JSONDecoder().decode(EchoBody.self, from: response.body)
         #expect(echo.header("x-client") == ["fathom"])

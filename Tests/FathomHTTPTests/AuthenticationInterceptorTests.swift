@@ -1,5 +1,5 @@
-import Foundation
 import FathomTestSupport
+import Foundation
 import Testing
 
 @testable import FathomHTTP
@@ -90,7 +90,8 @@ private final class TokenWorld: Sendable {
             .handler { request in
                 request.headers[.authorization] == "Bearer good-2" ? .json("{}") : .status(401)
             })
-        let client = NetworkClient(baseURL: "http://api.test", interceptors: [.authenticator(authenticator)], transport: transport)
+        let client = NetworkClient(
+            baseURL: "http://api.test", interceptors: [.authenticator(authenticator)], transport: transport)
 
         #expect(try await client.send(.get("/private")).status.code == 200)
         #expect(try await client.send(.get("/private")).status.code == 200)

@@ -52,7 +52,13 @@ import Testing
 
     @Test func nonSuccessStatusBecomesAnErrorWithTheBestMessage() async throws {
         let client = client([
-            ("/problem", .data(Data(#"{"type":"about:blank","title":"Out of credit","status":403,"detail":"Your balance is 30, but that costs 50."}"#.utf8), status: 403, contentType: "application/problem+json"))
+            (
+                "/problem",
+                .data(
+                    Data(
+                        #"{"type":"about:blank","title":"Out of credit","status":403,"detail":"Your balance is 30, but that costs 50."}"#
+                            .utf8), status: 403, contentType: "application/problem+json")
+            )
         ])
         await #expect {
             try await client.value(.get("/problem"), as: User.self)
@@ -65,7 +71,10 @@ import Testing
         (#"{"message":"rate limited"}"#, "rate limited"),
         (#"{"error":"invalid_grant","error_description":"expired"}"#, "invalid_grant: expired"),
         (#"{"error":{"code":7,"message":"quota exceeded"}}"#, "quota exceeded"),
-        (#"{"errors":[{"message":"name is required"},{"message":"email is invalid"}]}"#, "name is required; email is invalid"),
+        (
+            #"{"errors":[{"message":"name is required"},{"message":"email is invalid"}]}"#,
+            "name is required; email is invalid"
+        ),
         (#"{"errors":["first","second"]}"#, "first; second"),
         (#"{"detail":"Not found."}"#, "Not found."),
     ])

@@ -7,8 +7,12 @@ import Testing
     let base = "https://api.example.com/v1"
 
     @Test func relativePathIsAppendedToTheBasePath() throws {
-        #expect(try NetworkRequest.get("/users/42").prepared(baseURL: base).url.description == "https://api.example.com/v1/users/42")
-        #expect(try NetworkRequest.get("users").prepared(baseURL: base + "/").url.description == "https://api.example.com/v1/users")
+        #expect(
+            try NetworkRequest.get("/users/42").prepared(baseURL: base).url.description
+                == "https://api.example.com/v1/users/42")
+        #expect(
+            try NetworkRequest.get("users").prepared(baseURL: base + "/").url.description
+                == "https://api.example.com/v1/users")
         #expect(try NetworkRequest.get("").prepared(baseURL: base).url.description == "https://api.example.com/v1")
     }
 
@@ -32,7 +36,8 @@ import Testing
             .query("id", [1, 2, 3]).query(flag: "verbose")
         let query = try request.prepared(baseURL: base).url.query
         #expect(query == "page=2&ratio=0.5&active=true&id=1&id=2&id=3&verbose")
-        #expect(try request.removingQuery("id").prepared(baseURL: base).url.query == "page=2&ratio=0.5&active=true&verbose")
+        #expect(
+            try request.removingQuery("id").prepared(baseURL: base).url.query == "page=2&ratio=0.5&active=true&verbose")
     }
 
     @Test func pathCharactersAreEncodedAndEscapesKept() throws {
@@ -48,7 +53,9 @@ import Testing
             (error as? NetworkError)?.description.contains("a GET request cannot carry a body") == true
         }
         #expect(throws: NetworkError.self) { try NetworkRequest.head("/").body(text: "x").prepared(baseURL: base) }
-        #expect(throws: Never.self) { try NetworkRequest.get("/users").body(jsonText: "{}").method(.post).prepared(baseURL: base) }
+        #expect(throws: Never.self) {
+            try NetworkRequest.get("/users").body(jsonText: "{}").method(.post).prepared(baseURL: base)
+        }
     }
 
     @Test func relativePathWithoutBaseIsAnError() {

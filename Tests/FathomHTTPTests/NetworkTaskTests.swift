@@ -1,5 +1,5 @@
-import Foundation
 import FathomTestSupport
+import Foundation
 import Testing
 
 @testable import FathomHTTP
@@ -47,8 +47,11 @@ import Testing
         #expect(name == "Ada")
         let missing = await withCheckedContinuation { continuation in
             client.send(.get("/nope")) { result in
-                if case .failure(let error) = result { continuation.resume(returning: error.description) }
-                else { continuation.resume(returning: "") }
+                if case .failure(let error) = result {
+                    continuation.resume(returning: error.description)
+                } else {
+                    continuation.resume(returning: "")
+                }
             }
         }
         #expect(missing == "no mock for /nope")

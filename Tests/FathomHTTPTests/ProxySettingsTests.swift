@@ -18,7 +18,9 @@ import Testing
         #expect(settings.proxy(for: try RequestURL(parsing: "http://10.0.0.1/")) == nil)
         #expect(settings.proxy(for: try RequestURL(parsing: "http://api.test:8080/")) == nil)
         #expect(settings.proxy(for: try RequestURL(parsing: "http://api.test:9090/")) != nil)
-        #expect(ProxySettings.from(environment: ["no_proxy": "*", "http_proxy": "p:1"]).proxy(for: try RequestURL(parsing: "http://x/")) == nil)
+        #expect(
+            ProxySettings.from(environment: ["no_proxy": "*", "http_proxy": "p:1"]).proxy(
+                for: try RequestURL(parsing: "http://x/")) == nil)
     }
 
     @Test func badProxyIsAClearError() {

@@ -1,5 +1,5 @@
-import Foundation
 import FathomTestSupport
+import Foundation
 import Testing
 
 @testable import FathomHTTP
@@ -29,7 +29,8 @@ import Testing
     @Test func getIsRetriedOn503() async throws {
         let (transport, calls) = flaky(failures: 2)
         let waits = Locked<[Duration]>([])
-        let retry = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(100), sleep: { d in waits.withLock { $0.append(d) } })
+        let retry = RetryPolicy(
+            maxAttempts: 3, baseDelay: .milliseconds(100), sleep: { d in waits.withLock { $0.append(d) } })
         let client = NetworkClient(baseURL: "http://api.test", interceptors: [retry], transport: transport)
 
         let response = try await client.send(.get("/items"))
@@ -61,7 +62,8 @@ import Testing
         #expect(waits.withLock { $0 } == [.seconds(2)])
 
         let (long, calls) = flaky(failures: 1, retryAfter: "3600")
-        let response = try await NetworkClient(baseURL: "http://a.test", interceptors: [retry], transport: long).send(.get("/"))
+        let response = try await NetworkClient(baseURL: "http://a.test", interceptors: [retry], transport: long).send(
+            .get("/"))
         #expect(response.status.code == 503)
         #expect(calls.withLock { $0 } == 1)
     }
@@ -76,7 +78,8 @@ import Testing
     @Test func connectionErrorsAreRetriedOthersAreNot() {
         let policy = RetryPolicy()
         let get = try! NetworkRequest.get("http://a.test/").prepared()
-        let refused: Result<NetworkResponse<Data>, any Error> = .failure(NetworkError.connectionRefused(host: "a", port: 1))
+        let refused: Result<NetworkResponse<Data>, any Error> = .failure(
+            NetworkError.connectionRefused(host: "a", port: 1))
         let tls: Result<NetworkResponse<Data>, any Error> = .failure(NetworkError.tls(host: "a", reason: "x"))
         #expect(policy.decision(for: get, outcome: refused, attempt: 1) != .doNotRetry)
         #expect(policy.decision(for: get, outcome: refused, attempt: 3) == .doNotRetry)

@@ -8,7 +8,9 @@ extension NetworkClient {
     /// every request still running or waiting, and those results are ``NetworkError/cancelled(after:)``.
     ///
     /// - Parameter maxConcurrent: The most requests in flight at once; 6 by default, at least 1.
-    public func sendAll(_ requests: [NetworkRequest], maxConcurrent: Int = 6) async
+    public func sendAll(
+        _ requests: [NetworkRequest], maxConcurrent: Int = 6
+    ) async
         -> [Result<NetworkResponse<Data>, NetworkError>]
     {
         let limit = max(1, maxConcurrent)

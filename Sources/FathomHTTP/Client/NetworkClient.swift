@@ -118,7 +118,9 @@ public final class NetworkClient: Sendable {
     ///
     /// - Throws: ``NetworkError/httpStatus(_:message:response:)`` (or the mapped error) for a non-2xx
     ///   status, ``NetworkError/decodingFailed(type:codingPath:reason:snippet:)``, or any sending error.
-    public func send<Decoder: ResponseDecoder>(_ request: NetworkRequest, decoder: Decoder) async throws
+    public func send<Decoder: ResponseDecoder>(
+        _ request: NetworkRequest, decoder: Decoder
+    ) async throws
         -> NetworkResponse<Decoder.Output>
     {
         let response = try await send(request)
@@ -126,21 +128,27 @@ public final class NetworkClient: Sendable {
     }
 
     /// Sends `request` and decodes a successful JSON response as `type`.
-    public func send<Value: Decodable & Sendable>(_ request: NetworkRequest, as type: Value.Type) async throws
+    public func send<Value: Decodable & Sendable>(
+        _ request: NetworkRequest, as type: Value.Type
+    ) async throws
         -> NetworkResponse<Value>
     {
         try await send(request, decoder: JSONResponseDecoder(type, decoder: configuration.jsonDecoder))
     }
 
     /// Sends `request` and returns the decoded JSON value of a successful response.
-    public func value<Value: Decodable & Sendable>(_ request: NetworkRequest, as type: Value.Type = Value.self)
+    public func value<Value: Decodable & Sendable>(
+        _ request: NetworkRequest, as type: Value.Type = Value.self
+    )
         async throws -> Value
     {
         try await send(request, as: type).body
     }
 
     /// Checks the status and decodes the body.
-    public func decode<Decoder: ResponseDecoder>(_ response: NetworkResponse<Data>, with decoder: Decoder) throws
+    public func decode<Decoder: ResponseDecoder>(
+        _ response: NetworkResponse<Data>, with decoder: Decoder
+    ) throws
         -> NetworkResponse<Decoder.Output>
     {
         try validate(response)
@@ -161,10 +169,13 @@ public final class NetworkClient: Sendable {
     }
 
     /// A lazy task for `request` that decodes JSON into `type` when run.
-    public func task<Value: Decodable & Sendable>(_ request: NetworkRequest, expecting type: Value.Type)
+    public func task<Value: Decodable & Sendable>(
+        _ request: NetworkRequest, expecting type: Value.Type
+    )
         -> NetworkTask<Value>
     {
-        NetworkTask(client: self, request: request, decoder: JSONResponseDecoder(type, decoder: configuration.jsonDecoder))
+        NetworkTask(
+            client: self, request: request, decoder: JSONResponseDecoder(type, decoder: configuration.jsonDecoder))
     }
 
     // MARK: - Errors
@@ -191,7 +202,9 @@ public final class NetworkClient: Sendable {
 
 extension NetworkRequest {
     /// A lazy task that sends this request with `client` and decodes JSON into `type`.
-    public func task<Value: Decodable & Sendable>(expecting type: Value.Type, on client: NetworkClient = .shared)
+    public func task<Value: Decodable & Sendable>(
+        expecting type: Value.Type, on client: NetworkClient = .shared
+    )
         -> NetworkTask<Value>
     {
         client.task(self, expecting: type)

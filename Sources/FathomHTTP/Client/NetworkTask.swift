@@ -39,7 +39,9 @@ public struct NetworkTask<Value: Sendable>: Sendable {
     }
 
     /// The same request decoded as another type with `decoder`.
-    public func decode<Decoder: ResponseDecoder>(expecting type: Decoder.Output.Type, decoder: Decoder)
+    public func decode<Decoder: ResponseDecoder>(
+        expecting type: Decoder.Output.Type, decoder: Decoder
+    )
         -> NetworkTask<Decoder.Output>
     {
         NetworkTask<Decoder.Output>(client: client, request: request, decoder: decoder)

@@ -100,7 +100,9 @@ public struct OptionalResponseDecoder<Wrapped: ResponseDecoder>: ResponseDecoder
     }
 
     public func decode(_ response: NetworkResponse<Data>) throws -> Wrapped.Output? {
-        if response.status.code == 204 || response.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+        if response.status.code == 204
+            || response.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 })
+        {
             return nil
         }
         return try wrapped.decode(response)

@@ -115,7 +115,9 @@ public struct AuthenticationInterceptor: Interceptor {
         private(set) var generation = 0
         private var inFlight: Task<Void, any Error>?
 
-        func refresh(unlessNewerThan seen: Int, _ authenticate: @escaping @Sendable () async throws -> Void)
+        func refresh(
+            unlessNewerThan seen: Int, _ authenticate: @escaping @Sendable () async throws -> Void
+        )
             async throws
         {
             if let inFlight {

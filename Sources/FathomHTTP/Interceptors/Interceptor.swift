@@ -36,7 +36,9 @@ extension Interceptor where Self == ClosureInterceptor {
     }
 
     /// An interceptor that changes each request before it is sent.
-    public static func adapt(_ adapt: @escaping @Sendable (inout PreparedRequest) async throws -> Void)
+    public static func adapt(
+        _ adapt: @escaping @Sendable (inout PreparedRequest) async throws -> Void
+    )
         -> ClosureInterceptor
     {
         ClosureInterceptor { request, next in

@@ -66,7 +66,9 @@ public struct RetryPolicy: Interceptor {
         case .success(let response):
             guard retryableStatuses.contains(response.status.code) else { return .doNotRetry }
             if let retryAfter = response.headers[.retryAfter] {
-                guard let wait = Self.parseRetryAfter(retryAfter, now: Date()) else { return .retry(after: backoff(attempt)) }
+                guard let wait = Self.parseRetryAfter(retryAfter, now: Date()) else {
+                    return .retry(after: backoff(attempt))
+                }
                 return wait <= maxDelay ? .retry(after: wait) : .doNotRetry
             }
             return .retry(after: backoff(attempt))

@@ -36,7 +36,9 @@ public struct MultipartForm: Hashable, Sendable {
     }
 
     /// Adds a file from disk; its name and media type default from the path.
-    public func file(_ name: String, path: String, filename: String? = nil, contentType: String? = nil)
+    public func file(
+        _ name: String, path: String, filename: String? = nil, contentType: String? = nil
+    )
         -> MultipartForm
     {
         var copy = self

@@ -90,7 +90,9 @@ extension NetworkRequest {
         let name = field.name.rawName
         guard !name.isEmpty else { throw .invalidRequest("a header has an empty name") }
         let tokenPunctuation = Set("!#$%&'*+-.^_`|~")
-        if let bad = name.first(where: { !($0.isASCII && ($0.isLetter || $0.isNumber || tokenPunctuation.contains($0))) }) {
+        if let bad = name.first(where: {
+            !($0.isASCII && ($0.isLetter || $0.isNumber || tokenPunctuation.contains($0)))
+        }) {
             throw .invalidRequest("header name '\(name)' contains '\(bad)', which is not allowed in a header name")
         }
         // Scalars, not Characters: "\r\n" is one Character and would slip past a Character check.

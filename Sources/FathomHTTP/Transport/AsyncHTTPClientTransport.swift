@@ -131,7 +131,8 @@ public final class AsyncHTTPClientTransport: Transport {
                 status: HTTPStatus(code: code, reasonPhrase: response.status.reasonPhrase),
                 headers: NetworkHeaders(response.headers.map { ($0.name, $0.value) }),
                 body: body,
-                httpVersion: response.version.major == 2 ? "HTTP/2" : "HTTP/\(response.version.major).\(response.version.minor)",
+                httpVersion: response.version.major == 2
+                    ? "HTTP/2" : "HTTP/\(response.version.major).\(response.version.minor)",
                 request: current,
                 redirects: redirects,
                 timing: .init(firstByte: firstByte, total: ContinuousClock.now - start))
@@ -144,7 +145,8 @@ public final class AsyncHTTPClientTransport: Transport {
         let proxy = configuration.proxy.proxy(for: url)
         return try clients.withLock { clients in
             if let client = clients[proxy] { return client }
-            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: try makeConfiguration(proxy: proxy))
+            let client = HTTPClient(
+                eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: try makeConfiguration(proxy: proxy))
             clients[proxy] = client
             return client
         }
@@ -204,7 +206,8 @@ public final class AsyncHTTPClientTransport: Transport {
     ///
     /// AsyncHTTPClient's deadline covers the wait for the response head only; a body that trickles
     /// in would otherwise outlive the timeout the caller set.
-    private func collect(_ response: HTTPClientResponse, deadline: NIODeadline, timeout: Duration) async throws -> Data {
+    private func collect(_ response: HTTPClientResponse, deadline: NIODeadline, timeout: Duration) async throws -> Data
+    {
         let remaining = deadline - NIODeadline.now()
         guard remaining > .zero else { throw NetworkError.timeout(.total, after: timeout) }
         return try await withThrowingTaskGroup(of: Data?.self) { group in

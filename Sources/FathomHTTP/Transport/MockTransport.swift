@@ -40,7 +40,9 @@ public struct MockResponse: Sendable {
     }
 
     /// A response built from the request.
-    public static func handler(_ body: @escaping @Sendable (PreparedRequest) async throws -> MockResponse) -> MockResponse {
+    public static func handler(
+        _ body: @escaping @Sendable (PreparedRequest) async throws -> MockResponse
+    ) -> MockResponse {
         var response = MockResponse()
         response.handler = body
         return response

@@ -6,12 +6,15 @@ enum Redirect {
     }
 
     /// The request to send after a `status` response pointing at `location`.
-    static func follow(_ request: PreparedRequest, status: Int, location: String) throws(NetworkError)
+    static func follow(
+        _ request: PreparedRequest, status: Int, location: String
+    ) throws(NetworkError)
         -> PreparedRequest
     {
         var next = request
         next.url = try request.url.resolving(location)
-        let becomesGet = (status == 303 && request.method != .head) || ((status == 301 || status == 302) && request.method == .post)
+        let becomesGet =
+            (status == 303 && request.method != .head) || ((status == 301 || status == 302) && request.method == .post)
         if becomesGet {
             next.method = .get
             next.body = nil

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# 1,000 sequential GETs over keep-alive to a loopback server: NetworkClient (fathom-bench) beside one
+# curl process given the same 1,000 URLs. Prints per-request times and the ratio (target ≤ 1.3×).
+#
+#   Benchmarks/client-vs-curl.sh [COUNT] [RUNS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+count=${1:-1000}
+runs=${2:-5}
+path=/users/1
+
+swift build -c release --product fathom >/dev/null
+swift build -c release --product fathom-bench >/dev/null
+bin=$(swift build -c release --show-bin-path)
+
+work=$(mktemp -d)
+trap 'kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
+
+"$bin/fathom" serve --port 0 >"$work/url" &
+server=$!
+for _ in $(seq 100); do [[ -s "$work/url" ]] && break; sleep 0.05; done
+base=$(head -1 "$work/url")
+url="$base$path"
+
+for _ in $(seq "$count"); do
+    printf 'url = "%s"\noutput = "/dev/null"\n' "$url"
+done >"$work/curl.cfg"
+
+now() { date +%s%N; }
+measure() { # prints elapsed nanoseconds of the command
+    local start end
+    start=$(now)
+    "$@" >/dev/null
+    end=$(now)
+    echo $((end - start))
+}
+
+# One warm-up each, then the best of $runs (least disturbed by other load).
+measure curl -s -K "$work/curl.cfg" >/dev/null
+measure "$bin/fathom-bench" "$url" "$count" >/dev/null
+best_curl=""; best_fathom=""
+for _ in $(seq "$runs"); do
+    c=$(measure curl -s -K "$work/curl.cfg")
+    f=$(measure "$bin/fathom-bench" "$url" "$count")
+    [[ -z "$best_curl" || $c -lt $best_curl ]] && best_curl=$c
+    [[ -z "$best_fathom" || $f -lt $best_fathom ]] && best_fathom=$f
+done
+
+echo "GET $url × $count, sequential, keep-alive; best of $runs runs, whole process"
+awk -v c="$best_curl" -v f="$best_fathom" -v n="$count" 'BEGIN {
+    printf "  curl (one process)      %8.1f ms total  %6.3f ms/request\n", c / 1e6, c / 1e6 / n
+    printf "  fathom-bench (library)  %8.1f ms total  %6.3f ms/request\n", f / 1e6, f / 1e6 / n
+    printf "  ratio                   %8.2f×  (target ≤ 1.3×)\n", f / c
+}'

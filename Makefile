@@ -1,0 +1,34 @@
+# The two commands a newcomer needs are `make run` and `make test`; the rest serve development.
+SWIFT ?= swift
+
+.PHONY: run test deps lint format bench-client clean help
+
+help:
+	@echo "make run           build in release mode and start Fathom against its demo API"
+	@echo "make test          install what the tests need and run them"
+	@echo "make lint          check formatting with the checked-in .swift-format"
+	@echo "make bench-client  1,000 GETs through NetworkClient vs curl, side by side"
+
+deps:
+	@scripts/install-deps.sh build
+
+run: deps
+	$(SWIFT) build -c release --product fathom
+	.build/release/fathom --demo
+
+test:
+	@scripts/install-deps.sh test
+	$(SWIFT) build --build-tests
+	$(SWIFT) test
+
+lint:
+	$(SWIFT) format lint --strict -r Sources Tests Benchmarks Package.swift
+
+format:
+	$(SWIFT) format format -i -r Sources Tests Benchmarks Package.swift
+
+bench-client: deps
+	Benchmarks/client-vs-curl.sh
+
+clean:
+	rm -rf .build .build-*
