@@ -59,7 +59,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "fathom-bench",
-            dependencies: ["FathomHTTP"],
+            dependencies: [
+                "FathomHTTP",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             path: "Benchmarks/ClientBench"
         ),
         .target(

@@ -43,28 +43,32 @@ enum PercentEncoding {
 
     private static let hex = Array("0123456789ABCDEF".utf8)
 
+    /// Whether `byte` stands for itself in `component` (a `%` is handled by the caller).
+    static func passes(_ byte: UInt8, _ component: Component) -> Bool {
+        switch component {
+        case .queryItem:
+            isUnreserved(byte)
+        case .form:
+            isUnreserved(byte) || byte == UInt8(ascii: "*")
+        case .path:
+            isUnreserved(byte) || isSubDelimiter(byte) || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "@")
+                || byte == UInt8(ascii: "/")
+        case .rawQuery:
+            isUnreserved(byte) || isSubDelimiter(byte) || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "@")
+                || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?")
+        }
+    }
+
     static func encode(_ string: String, as component: Component) -> String {
+        // Most paths and values need no escaping: return them without copying.
+        if string.utf8.allSatisfy({ passes($0, component) }) { return string }
         let bytes = Array(string.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
-            let passes: Bool
-            switch component {
-            case .queryItem:
-                passes = isUnreserved(byte)
-            case .form:
-                passes = isUnreserved(byte) || byte == UInt8(ascii: "*")
-            case .path:
-                passes =
-                    isUnreserved(byte) || isSubDelimiter(byte) || byte == UInt8(ascii: ":")
-                    || byte == UInt8(ascii: "@") || byte == UInt8(ascii: "/")
-            case .rawQuery:
-                passes =
-                    isUnreserved(byte) || isSubDelimiter(byte) || byte == UInt8(ascii: ":")
-                    || byte == UInt8(ascii: "@") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?")
-            }
+            let passes = Self.passes(byte, component)
             let keepsEscape =
                 (component == .path || component == .rawQuery) && byte == UInt8(ascii: "%")
                 && index + 2 < bytes.count

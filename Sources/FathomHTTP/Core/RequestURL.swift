@@ -29,59 +29,85 @@ public struct RequestURL: Hashable, Sendable, CustomStringConvertible {
     ///
     /// - Throws: ``NetworkError/invalidURL(_:reason:)`` naming the part that is wrong.
     public init(parsing text: String) throws(NetworkError) {
-        let trimmed = text.trimmingWhitespace()
-        guard let schemeEnd = trimmed.range(of: "://") else {
+        // Scanned as UTF-8 bytes: every delimiter is ASCII, and Character-level scanning cost more
+        // than the rest of preparing a request.
+        let all = Array(text.utf8)
+        var lower = 0
+        var upper = all.count
+        while lower < upper, Self.isSpace(all[lower]) { lower += 1 }
+        while upper > lower, Self.isSpace(all[upper - 1]) { upper -= 1 }
+        let bytes = all[lower..<upper]
+        func string(_ slice: ArraySlice<UInt8>) -> String { String(decoding: slice, as: UTF8.self) }
+
+        guard let schemeEnd = Self.find(Array("://".utf8), in: bytes) else {
             throw .invalidURL(text, reason: "missing scheme (expected http:// or https://)")
         }
-        let scheme = trimmed[..<schemeEnd.lowerBound].lowercased()
+        let scheme = string(bytes[..<schemeEnd]).lowercased()
         guard scheme == "http" || scheme == "https" else {
             throw .invalidURL(text, reason: "unsupported scheme '\(scheme)' (expected http or https)")
         }
-        var rest = trimmed[schemeEnd.upperBound...]
-        if let hash = rest.firstIndex(of: "#") {
+        var rest = bytes[(schemeEnd + 3)...]
+        if let hash = rest.firstIndex(of: UInt8(ascii: "#")) {
             rest = rest[..<hash]
         }
-        let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
+        let authorityEnd =
+            rest.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }) ?? rest.endIndex
         let authority = rest[..<authorityEnd]
         let afterAuthority = rest[authorityEnd...]
-        if authority.contains("@") {
+        if authority.contains(UInt8(ascii: "@")) {
             // Credentials in the URL would travel in clear text through logs and history.
             throw .invalidURL(text, reason: "credentials in the URL are not supported; use an Authorization header")
         }
         var port: Int?
         let host: String
-        if authority.hasPrefix("[") {
-            guard let close = authority.firstIndex(of: "]") else {
+        if authority.first == UInt8(ascii: "[") {
+            guard let close = authority.firstIndex(of: UInt8(ascii: "]")) else {
                 throw .invalidURL(text, reason: "unterminated IPv6 address in host")
             }
-            host = String(authority[...close])
-            let tail = authority[authority.index(after: close)...]
+            host = string(authority[...close])
+            let tail = authority[(close + 1)...]
             if !tail.isEmpty {
-                guard tail.hasPrefix(":") else { throw .invalidURL(text, reason: "unexpected text after host") }
-                port = try Self.parsePort(String(tail.dropFirst()), in: text)
+                guard tail.first == UInt8(ascii: ":") else {
+                    throw .invalidURL(text, reason: "unexpected text after host")
+                }
+                port = try Self.parsePort(string(tail.dropFirst()), in: text)
             }
-        } else if let colon = authority.lastIndex(of: ":") {
-            host = String(authority[..<colon])
-            port = try Self.parsePort(String(authority[authority.index(after: colon)...]), in: text)
+        } else if let colon = authority.lastIndex(of: UInt8(ascii: ":")) {
+            host = string(authority[..<colon])
+            port = try Self.parsePort(string(authority[(colon + 1)...]), in: text)
         } else {
-            host = String(authority)
+            host = string(authority)
         }
         guard !host.isEmpty else { throw .invalidURL(text, reason: "missing host") }
-        if let bad = host.first(where: { $0 == " " || $0 == "%" || $0 == "\\" || !$0.isASCII }) {
-            throw .invalidURL(text, reason: "invalid character '\(bad)' in host '\(host)'")
+        if let bad = host.utf8.first(where: {
+            $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "\\") || $0 >= 0x80
+        }) {
+            let shown = bad >= 0x80 ? "non-ASCII" : String(UnicodeScalar(bad))
+            throw .invalidURL(text, reason: "invalid character '\(shown)' in host '\(host)'")
         }
-        var path = Substring("")
+        var path = afterAuthority
         var query: String?
-        if let questionMark = afterAuthority.firstIndex(of: "?") {
+        if let questionMark = afterAuthority.firstIndex(of: UInt8(ascii: "?")) {
             path = afterAuthority[..<questionMark]
-            query = PercentEncoding.encode(
-                String(afterAuthority[afterAuthority.index(after: questionMark)...]), as: .rawQuery)
-        } else {
-            path = afterAuthority
+            query = PercentEncoding.encode(string(afterAuthority[(questionMark + 1)...]), as: .rawQuery)
         }
         self.init(
             scheme: scheme, host: host.lowercased(), port: port,
-            path: PercentEncoding.encode(String(path), as: .path), query: query)
+            path: PercentEncoding.encode(string(path), as: .path), query: query)
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    private static func find(_ needle: [UInt8], in haystack: ArraySlice<UInt8>) -> Int? {
+        guard haystack.count >= needle.count else { return nil }
+        var index = haystack.startIndex
+        while index + needle.count <= haystack.endIndex {
+            if haystack[index..<(index + needle.count)].elementsEqual(needle) { return index }
+            index += 1
+        }
+        return nil
     }
 
     private static func parsePort(_ text: String, in url: String) throws(NetworkError) -> Int? {

@@ -65,6 +65,7 @@ public final class AsyncHTTPClientTransport: Transport {
     public let configuration: Configuration
     /// One AsyncHTTPClient per proxy in use (most often just the direct one).
     private let clients = Mutex<[ProxyServer?: HTTPClient]>([:])
+    private let bodyDeadlines = BodyDeadlines()
 
     /// The transport ``NetworkClient`` uses by default, with the default configuration.
     public static let shared = AsyncHTTPClientTransport()
@@ -208,20 +209,12 @@ public final class AsyncHTTPClientTransport: Transport {
     /// in would otherwise outlive the timeout the caller set.
     private func collect(_ response: HTTPClientResponse, deadline: NIODeadline, timeout: Duration) async throws -> Data
     {
-        let remaining = deadline - NIODeadline.now()
-        guard remaining > .zero else { throw NetworkError.timeout(.total, after: timeout) }
-        return try await withThrowingTaskGroup(of: Data?.self) { group in
-            group.addTask { try await self.collect(response) }
-            group.addTask {
-                try await Task.sleep(for: .nanoseconds(remaining.nanoseconds))
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let body = first else {
-                throw NetworkError.timeout(.total, after: timeout)
-            }
-            return body
+        guard deadline > NIODeadline.now(),
+            let body = try await bodyDeadlines.run(until: deadline, { try await self.collect(response) })
+        else {
+            throw NetworkError.timeout(.total, after: timeout)
         }
+        return body
     }
 
     private func collect(_ response: HTTPClientResponse) async throws -> Data {
