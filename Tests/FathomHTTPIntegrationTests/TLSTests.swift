@@ -30,7 +30,7 @@ import Testing
             try process.run()
             // Wait until it accepts connections.
             for _ in 0..<100 {
-                if Self.isListening(port) { return }
+                if Sockets.isListening(port) { return }
                 usleep(50_000)
             }
             throw NetworkError.transport("openssl s_server did not start")
@@ -53,20 +53,6 @@ import Testing
             process.standardError = FileHandle.nullDevice
             try process.run()
             process.waitUntilExit()
-        }
-
-        static func isListening(_ port: Int) -> Bool {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            defer { close(fd) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = UInt16(port).bigEndian
-            return withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-                }
-            }
         }
     }
 

@@ -142,24 +142,53 @@ struct EchoBody: Decodable {
 
 /// Sockets for network faults on loopback.
 enum Sockets {
-    /// A port on 127.0.0.1 where nothing listens.
-    static func closedPort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
+    /// `127.0.0.1:port` as a socket address.
+    static func loopback(port: Int) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
+        address.sin_port = UInt16(port).bigEndian
+        return address
+    }
+
+    /// Binds `fd` to 127.0.0.1 at a free port and returns the port.
+    static func bindToFreePort(_ fd: Int32) -> Int {
+        var address = loopback(port: 0)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
         return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Connects `fd` to 127.0.0.1:`port`; `true` when connected (or, non-blocking, under way).
+    @discardableResult
+    static func connect(_ fd: Int32, port: Int) -> Bool {
+        var address = loopback(port: port)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+
+    static func newTCPSocket() -> Int32 { socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0) }
+
+    /// A port on 127.0.0.1 where nothing listens.
+    static func closedPort() throws -> Int {
+        let fd = newTCPSocket()
+        defer { close(fd) }
+        return bindToFreePort(fd)
+    }
+
+    /// Whether something accepts connections at 127.0.0.1:`port`.
+    static func isListening(_ port: Int) -> Bool {
+        let fd = newTCPSocket()
+        defer { close(fd) }
+        return connect(fd, port: port)
     }
 
     /// A listener whose accept queue is full, so new connections hang in SYN-SENT: a connect timeout
@@ -169,32 +198,15 @@ enum Sockets {
         private var descriptors: [Int32] = []
 
         init() throws {
-            let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = 0
-            _ = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
+            let listener = newTCPSocket()
+            port = bindToFreePort(listener)
             listen(listener, 0)
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            _ = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
-            }
-            port = Int(UInt16(bigEndian: address.sin_port))
             descriptors.append(listener)
             // Fill the accept queue; these are never accepted.
             for _ in 0..<4 {
-                let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+                let client = newTCPSocket()
                 _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
-                _ = withUnsafePointer(to: &address) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                        connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                    }
-                }
+                connect(client, port: port)
                 descriptors.append(client)
             }
             usleep(50_000)

@@ -10,20 +10,10 @@ final class TunnelProxy: @unchecked Sendable {
     private let listener: Int32
 
     init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-        }
+        let fd = Sockets.newTCPSocket()
+        port = Sockets.bindToFreePort(fd)
         listen(fd, 16)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
         listener = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
         let acceptingOn = fd
         Thread.detachNewThread { [self] in
             while true {
@@ -50,20 +40,12 @@ final class TunnelProxy: @unchecked Sendable {
         let text = String(decoding: head, as: UTF8.self)
         requests.withLock { $0.append(text) }
         let target = text.split(separator: " ")[1].split(separator: ":")
-        let upstream = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let upstream = Sockets.newTCPSocket()
         defer { close(upstream) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(target[1])!.bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(upstream, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        let reply = connected == 0 ? "HTTP/1.1 200 Connection established\r\n\r\n" : "HTTP/1.1 502 Bad Gateway\r\n\r\n"
+        let connected = Sockets.connect(upstream, port: Int(target[1])!)
+        let reply = connected ? "HTTP/1.1 200 Connection established\r\n\r\n" : "HTTP/1.1 502 Bad Gateway\r\n\r\n"
         _ = reply.utf8CString.withUnsafeBufferPointer { write(client, $0.baseAddress, reply.utf8.count) }
-        guard connected == 0 else { return }
+        guard connected else { return }
         var fds = [
             pollfd(fd: client, events: Int16(POLLIN), revents: 0),
             pollfd(fd: upstream, events: Int16(POLLIN), revents: 0),

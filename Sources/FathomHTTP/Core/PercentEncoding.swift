@@ -43,6 +43,12 @@ enum PercentEncoding {
 
     private static let hex = Array("0123456789ABCDEF".utf8)
 
+    /// Whether a valid `%XX` escape starts at `index`.
+    static func isEscape(_ bytes: [UInt8], at index: Int) -> Bool {
+        bytes[index] == UInt8(ascii: "%") && index + 2 < bytes.count && isHexDigit(bytes[index + 1])
+            && isHexDigit(bytes[index + 2])
+    }
+
     /// Whether `byte` stands for itself in `component` (a `%` is handled by the caller).
     static func passes(_ byte: UInt8, _ component: Component) -> Bool {
         switch component {
@@ -69,10 +75,7 @@ enum PercentEncoding {
         while index < bytes.count {
             let byte = bytes[index]
             let passes = Self.passes(byte, component)
-            let keepsEscape =
-                (component == .path || component == .rawQuery) && byte == UInt8(ascii: "%")
-                && index + 2 < bytes.count
-                && isHexDigit(bytes[index + 1]) && isHexDigit(bytes[index + 2])
+            let keepsEscape = (component == .path || component == .rawQuery) && isEscape(bytes, at: index)
             if passes || keepsEscape {
                 out.append(byte)
             } else if component == .form && byte == UInt8(ascii: " ") {
@@ -95,8 +98,7 @@ enum PercentEncoding {
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
-            if byte == UInt8(ascii: "%"), index + 2 < bytes.count, isHexDigit(bytes[index + 1]),
-                isHexDigit(bytes[index + 2]),
+            if isEscape(bytes, at: index),
                 let value = UInt8(String(decoding: bytes[(index + 1)...(index + 2)], as: UTF8.self), radix: 16)
             {
                 out.append(value)
