@@ -23,10 +23,7 @@ import Testing
     @Test func unauthorizedTriggersAuthenticateAndOneRetry() async throws {
         let fetches = Locked(0)
         let authenticator = BearerTokenAuthenticator {
-            let count = fetches.withLock { value -> Int in
-                value += 1
-                return value
-            }
+            let count = fetches.increment()
             return count == 1 ? "expired-token" : try await login()
         }
         let client = NetworkClient(baseURL: base, interceptors: [.authenticator(authenticator)])
@@ -40,7 +37,7 @@ import Testing
     @Test func secondUnauthorizedIsReturnedAsIs() async throws {
         let fetches = Locked(0)
         let authenticator = BearerTokenAuthenticator {
-            fetches.withLock { $0 += 1 }
+            fetches.increment()
             return "never-valid"
         }
         let client = NetworkClient(baseURL: base, interceptors: [.authenticator(authenticator)])

@@ -30,7 +30,7 @@ private final class TokenWorld: Sendable {
                 request.headers.replace(.authorization, with: "Bearer \(token)")
             },
             authenticate: {
-                self.authenticateCalls.withLock { $0 += 1 }
+                self.authenticateCalls.increment()
                 try await Task.sleep(for: .milliseconds(20))
                 if let next { self.issued.withLock { $0.append(next) } }
             })
@@ -81,7 +81,7 @@ private final class TokenWorld: Sendable {
     @Test func bearerTokenAuthenticatorFetchesOnceAndRefreshesOn401() async throws {
         let fetches = Locked(0)
         let authenticator = BearerTokenAuthenticator {
-            fetches.withLock { $0 += 1 }
+            fetches.increment()
             return "good-\(fetches.withLock { $0 })"
         }
         let transport = MockTransport()

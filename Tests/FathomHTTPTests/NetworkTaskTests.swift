@@ -66,10 +66,7 @@ import Testing
         transport.register(
             "/item/",
             .handler { request in
-                let now = inFlight.withLock { value -> Int in
-                    value += 1
-                    return value
-                }
+                let now = inFlight.increment()
                 peak.withLock { $0 = max($0, now) }
                 // Later items answer sooner, so completion order differs from request order.
                 let index = Int(request.url.path.split(separator: "/").last!)!

@@ -12,10 +12,7 @@ import Testing
         transport.register(
             "/",
             .handler { _ in
-                let call = calls.withLock { value -> Int in
-                    value += 1
-                    return value
-                }
+                let call = calls.increment()
                 guard call > failures else {
                     var response = MockResponse.status(503)
                     if let retryAfter { response.headers.add(.retryAfter, retryAfter) }

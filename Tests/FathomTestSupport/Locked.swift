@@ -15,3 +15,14 @@ public final class Locked<Value: Sendable>: Sendable {
 
     public var value: Value { mutex.withLock { $0 } }
 }
+
+extension Locked where Value == Int {
+    /// Adds one and returns the new count.
+    @discardableResult
+    public func increment() -> Int {
+        withLock { value in
+            value += 1
+            return value
+        }
+    }
+}
