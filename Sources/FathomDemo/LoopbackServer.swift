@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 
@@ -19,10 +20,12 @@ public final class LoopbackServer: Sendable {
 
     /// Starts serving `router` and returns once the server accepts connections.
     ///
-    /// - Parameter port: The port to listen on; 0 (the default) picks a free one.
+    /// - Parameters:
+    ///   - port: The port to listen on; 0 (the default) picks a free one.
+    ///   - server: How connections are served; HTTP/1.1 by default.
     /// - Throws: When the server cannot bind.
     public static func start<Context: RequestContext>(
-        router: Router<Context>, port: Int = 0
+        router: Router<Context>, port: Int = 0, server: HTTPServerBuilder = .http1()
     ) async throws
         -> LoopbackServer
     where Context.Source == ApplicationRequestContextSource {
@@ -31,6 +34,7 @@ public final class LoopbackServer: Sendable {
         logger.logLevel = .critical
         let app = Application(
             router: router,
+            server: server,
             configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "fathom-demo"),
             onServerRunning: { channel in
                 continuation.yield(channel.localAddress?.port ?? 0)

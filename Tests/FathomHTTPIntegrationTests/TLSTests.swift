@@ -7,23 +7,17 @@ import Testing
 @Suite(.serialized) struct TLSTests {
     final class OpenSSLServer {
         let port: Int
-        let directory: URL
+        let certificate: SelfSignedCertificate
         private let process: Process
 
         init() throws {
-            directory = FileManager.default.temporaryDirectory.appendingPathComponent("fathom-tls-\(UUID())")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try Self.run([
-                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
-                "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", directory.appendingPathComponent("key.pem").path,
-                "-out", directory.appendingPathComponent("cert.pem").path,
-            ])
+            certificate = try SelfSignedCertificate()
             port = try Sockets.closedPort()
             process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
             process.arguments = [
-                "s_server", "-accept", "127.0.0.1:\(port)", "-cert", directory.appendingPathComponent("cert.pem").path,
-                "-key", directory.appendingPathComponent("key.pem").path, "-www", "-quiet",
+                "s_server", "-accept", "127.0.0.1:\(port)", "-cert", certificate.certificateFile, "-key",
+                certificate.keyFile, "-www", "-quiet",
             ]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
@@ -36,27 +30,17 @@ import Testing
             throw NetworkError.transport("openssl s_server did not start")
         }
 
-        var caFile: String { directory.appendingPathComponent("cert.pem").path }
+        var caFile: String { certificate.certificateFile }
 
         func stop() {
             // s_server may outlive SIGTERM mid-handshake, and waitUntilExit() then spins forever.
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
-            try? FileManager.default.removeItem(at: directory)
-        }
-
-        static func run(_ arguments: [String]) throws {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-            process.arguments = arguments
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            process.waitUntilExit()
+            certificate.remove()
         }
     }
 
-    static var opensslAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl") }
+    static var opensslAvailable: Bool { SelfSignedCertificate.opensslAvailable }
 
     @Test(.enabled(if: opensslAvailable)) func selfSignedIsRefusedUnlessTrustedOrInsecure() async throws {
         let server = try OpenSSLServer()
