@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "FathomHTTP", targets: ["FathomHTTP"]),
+        .library(name: "FathomJSON", targets: ["FathomJSON"]),
         .library(name: "FathomDemo", targets: ["FathomDemo"]),
         .executable(name: "fathom", targets: ["fathom"]),
     ],
@@ -34,6 +35,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        .target(name: "FathomJSON"),
         .systemLibrary(
             name: "CZlib",
             pkgConfig: "zlib",
@@ -53,6 +55,7 @@ let package = Package(
             name: "fathom",
             dependencies: [
                 "FathomHTTP",
+                "FathomJSON",
                 "FathomDemo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -75,6 +78,10 @@ let package = Package(
         .testTarget(
             name: "FathomHTTPTests",
             dependencies: ["FathomHTTP", "FathomTestSupport", .product(name: "Logging", package: "swift-log")]
+        ),
+        .testTarget(
+            name: "FathomJSONTests",
+            dependencies: ["FathomJSON"]
         ),
         .testTarget(
             name: "FathomHTTPIntegrationTests",

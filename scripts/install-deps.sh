@@ -5,7 +5,7 @@
 set -euo pipefail
 
 build_packages=(pkg-config zlib1g-dev libssl-dev)
-test_packages=(openssl curl)
+test_packages=(openssl curl jq)
 
 wanted=("${build_packages[@]}")
 if [[ "${1:-build}" == "test" ]]; then

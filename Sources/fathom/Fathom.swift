@@ -10,18 +10,17 @@ struct Fathom: AsyncParsableCommand {
         abstract: "Explore HTTP APIs from the terminal.",
         discussion: """
             The interactive prompt is being built. Today `fathom --demo` starts the built-in demo API
-            on 127.0.0.1 and tours the FathomHTTP library against it, and `fathom serve` runs the
-            demo API until interrupted.
+            on 127.0.0.1 and tours the FathomHTTP library against it, `fathom serve` runs the demo
+            API until interrupted, and `fathom fmt` pretty-prints JSON.
             """,
         version: "0.1.0",
-        subcommands: [Serve.self]
+        subcommands: [Format.self, Serve.self]
     )
 
     @Flag(name: .long, help: "Start the built-in demo API on 127.0.0.1 and tour the library against it.")
     var demo = false
 
-    @Option(name: .long, help: "Color output: auto, always or never.")
-    var color: ColorMode = .auto
+    @OptionGroup var output: OutputOptions
 
     func run() async throws {
         guard demo else {
@@ -30,7 +29,7 @@ struct Fathom: AsyncParsableCommand {
         }
         let server = try await DemoAPI.start()
         defer { Task { await server.stop() } }
-        let style = Style(enabled: color.isEnabled)
+        let style = Style(enabled: output.color.isEnabled)
         try await Tour(baseURL: server.baseURL, style: style).run()
         await server.stop()
     }
@@ -49,6 +48,13 @@ struct Serve: AsyncParsableCommand {
         fflush(nil)
         try await server.wait()
     }
+}
+
+/// Options every command shares. Declared as one group in the root and in each subcommand, so
+/// `--color` reaches whichever command runs (a plain option in both would be taken by the root).
+struct OutputOptions: ParsableArguments {
+    @Option(help: "Color output: auto (a terminal, and NO_COLOR unset), always or never.")
+    var color: ColorMode = .auto
 }
 
 enum ColorMode: String, ExpressibleByArgument, CaseIterable {

@@ -3,45 +3,8 @@ import Testing
 
 /// Runs the built `fathom` binary as a user would.
 @Suite struct DemoCommandTests {
-    /// The `fathom` executable beside the test bundle, or `FATHOM_BIN`.
-    static var binary: String {
-        if let path = ProcessInfo.processInfo.environment["FATHOM_BIN"] { return path }
-        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0])
-        var directory = testBinary.deletingLastPathComponent()
-        while directory.path != "/" {
-            let candidate = directory.appendingPathComponent("fathom").path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent(".build/debug/fathom").path
-    }
-
-    struct Run {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    static func run(_ arguments: [String]) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
-    }
-
     @Test func demoToursTheLibraryAgainstItsOwnServer() throws {
-        let run = try Self.run(["--demo", "--color", "never"])
+        let run = try FathomBinary.run(["--demo", "--color", "never"])
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let lines = run.stdout
         #expect(lines.contains("Fathom demo API at http://127.0.0.1:"))
@@ -60,15 +23,15 @@ import Testing
     }
 
     @Test func helpAndVersion() throws {
-        let help = try Self.run(["--help"])
+        let help = try FathomBinary.run(["--help"])
         #expect(help.status == 0)
         #expect(help.stdout.contains("--demo"))
-        let version = try Self.run(["--version"])
+        let version = try FathomBinary.run(["--version"])
         #expect(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.1.0")
     }
 
     @Test func badFlagIsAOneLineErrorAndExitCode() throws {
-        let run = try Self.run(["--colour", "never"])
+        let run = try FathomBinary.run(["--colour", "never"])
         #expect(run.status != 0)
         #expect(run.stderr.hasPrefix("Error: Unknown option '--colour'"))
     }

@@ -1,0 +1,50 @@
+import Foundation
+
+/// Runs the built `fathom` binary as a user would.
+enum FathomBinary {
+    /// The `fathom` executable beside the test bundle, or `FATHOM_BIN`.
+    static var binary: String {
+        if let path = ProcessInfo.processInfo.environment["FATHOM_BIN"] { return path }
+        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0])
+        var directory = testBinary.deletingLastPathComponent()
+        while directory.path != "/" {
+            let candidate = directory.appendingPathComponent("fathom").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent(".build/debug/fathom").path
+    }
+
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs `fathom` with `arguments`, feeding `input` to its standard input.
+    static func run(_ arguments: [String], input: [UInt8]? = nil) throws -> Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        let stdin = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input == nil ? FileHandle.nullDevice : stdin
+        try process.run()
+        if let input {
+            Thread {
+                stdin.fileHandleForWriting.write(Data(input))
+                try? stdin.fileHandleForWriting.close()
+            }.start()
+        }
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// The external test suites in `../shared/corpora` beside the repository.
+enum Corpus {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpora")
+
+    /// JSONTestSuite's `test_parsing` files as (name, bytes), sorted by name.
+    static func jsonTestSuite() throws -> [(name: String, bytes: [UInt8])] {
+        let directory = root.appendingPathComponent("jsontestsuite")
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }
+        return try names.sorted().map { name in
+            (name, Array(try Data(contentsOf: directory.appendingPathComponent(name))))
+        }
+    }
+}
+
+/// Runs jq, when installed, on `input` with `arguments`; `nil` when jq is missing or rejects the input.
+enum JQ {
+    static let path = "/usr/bin/jq"
+    static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: path) }
+
+    static func run(_ arguments: [String], input: [UInt8]) throws -> [UInt8]? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let stdin = Pipe()
+        let stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let writer = Thread {
+            stdin.fileHandleForWriting.write(Data(input))
+            try? stdin.fileHandleForWriting.close()
+        }
+        writer.start()
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return process.terminationStatus == 0 ? Array(output) : nil
+    }
+}
