@@ -121,8 +121,13 @@ public struct JSONPatch: Hashable, Sendable {
                 document = value
                 return
             }
-            _ = try remove(at: path.tokens[...], in: &document, pointer: path)
-            try add(value, at: path.tokens[...], in: &document, pointer: path)
+            // In an object, adding over a member replaces its value in place, keeping member order.
+            if case .object? = document.value(at: JSONPointer(tokens: Array(path.tokens.dropLast()))) {
+                try add(value, at: path.tokens[...], in: &document, pointer: path)
+            } else {
+                _ = try remove(at: path.tokens[...], in: &document, pointer: path)
+                try add(value, at: path.tokens[...], in: &document, pointer: path)
+            }
         case .move(let from, let to):
             if to.tokens.count > from.tokens.count, Array(to.tokens.prefix(from.tokens.count)) == from.tokens {
                 throw JSONPatchError(reason: "cannot move '\(from)' into its own child '\(to)'")
