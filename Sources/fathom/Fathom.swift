@@ -11,10 +11,10 @@ struct Fathom: AsyncParsableCommand {
         discussion: """
             The interactive prompt is being built. Today `fathom --demo` starts the built-in demo API
             on 127.0.0.1 and tours the FathomHTTP library against it, `fathom serve` runs the demo
-            API until interrupted, and `fathom fmt` pretty-prints JSON.
+            API until interrupted, and `fmt`, `query`, `diff` and `patch` work on JSON documents.
             """,
         version: "0.1.0",
-        subcommands: [Format.self, Serve.self]
+        subcommands: [Format.self, Query.self, Diff.self, Patch.self, Serve.self]
     )
 
     @Flag(name: .long, help: "Start the built-in demo API on 127.0.0.1 and tour the library against it.")
