@@ -29,6 +29,12 @@ enum JSONIO {
         text.withUTF8 { StandardOutput().write($0) }
     }
 
+    /// Ends the process without freeing `documents`: a multi-million-node tree takes longer to free
+    /// than to print, and the operating system reclaims it anyway. Output is written unbuffered.
+    static func finish(keeping documents: JSON..., status: Int32) -> Never {
+        withExtendedLifetime(documents) { exit(status) }
+    }
+
     static func fail(_ message: String, status: Int32) -> Never {
         FileHandle.standardError.write(Data((message + "\n").utf8))
         exit(status)
@@ -80,18 +86,23 @@ struct Query: ParsableCommand {
             JSONIO.fail("fathom query: \(error)", status: 2)
         }
         let document = try JSONIO.document(file, command: "query", invalidStatus: 1)
-        let nodes = path.query(document)
         let colors: JSONFormat.Colors? = output.color.isEnabled ? .jq : nil
+        // Paths cost an allocation per node visited: compute them only when they are printed.
         switch (array, paths) {
         case (false, false):
-            for node in nodes { JSONIO.print(node.value, format: JSONFormat(compact: true, colors: colors)) }
+            let values = path.values(in: document)
+            let output = StandardOutput()
+            let format = JSONFormat(compact: true, colors: colors)
+            for value in values { value.write(format, to: output.write) }
         case (true, false):
-            JSONIO.print(.array(nodes.map(\.value)), format: JSONFormat(colors: colors))
+            JSONIO.print(.array(path.values(in: document)), format: JSONFormat(colors: colors))
         case (false, true):
-            JSONIO.print(nodes.map { $0.path.description + "\n" }.joined())
+            JSONIO.print(path.query(document).map { $0.path.description + "\n" }.joined())
         case (true, true):
-            JSONIO.print(.array(nodes.map { .string($0.path.description) }), format: JSONFormat(colors: colors))
+            JSONIO.print(
+                .array(path.query(document).map { .string($0.path.description) }), format: JSONFormat(colors: colors))
         }
+        JSONIO.finish(keeping: document, status: 0)
     }
 }
 
@@ -140,7 +151,7 @@ struct Diff: ParsableCommand {
         case .patch: JSONIO.print(diff.patch.json, format: JSONFormat(colors: colors ? .jq : nil))
         case .json: JSONIO.print(diff.summaryJSON, format: JSONFormat(colors: colors ? .jq : nil))
         }
-        if !diff.isEmpty { throw ExitCode(1) }
+        JSONIO.finish(keeping: first, second, status: diff.isEmpty ? 0 : 1)
     }
 }
 
@@ -168,5 +179,6 @@ struct Patch: ParsableCommand {
             JSONIO.fail("fathom patch: \(error)", status: 1)
         }
         JSONIO.print(result, format: JSONFormat(colors: output.color.isEnabled ? .jq : nil))
+        JSONIO.finish(keeping: target, result, status: 0)
     }
 }

@@ -27,30 +27,25 @@ struct JSONPathEvaluator {
                     for selector in selectors { apply(selector, to: node, into: &next) }
                 }
             case .descendant(let selectors):
-                for node in current {
-                    var descendants: [Located] = []
-                    Self.collectDescendants(of: node, into: &descendants)
-                    for descendant in descendants {
-                        for selector in selectors { apply(selector, to: descendant, into: &next) }
-                    }
-                }
+                for node in current { applyToDescendants(selectors, of: node, into: &next) }
             }
             current = next
         }
         return current
     }
 
-    /// The node and everything below it, parents before children, in document order.
-    private static func collectDescendants(of node: Located, into out: inout [Located]) {
-        out.append(node)
+    /// Applies `selectors` to the node and to everything below it, parents before children, in
+    /// document order — without collecting the descendants first.
+    private mutating func applyToDescendants(_ selectors: [Selector], of node: Located, into out: inout [Located]) {
+        for selector in selectors { apply(selector, to: node, into: &out) }
         switch node.value {
         case .array(let elements):
             for (index, element) in elements.enumerated() {
-                collectDescendants(of: node.child(element, .index(index)), into: &out)
+                applyToDescendants(selectors, of: node.child(element, .index(index)), into: &out)
             }
         case .object(let members):
             for member in members {
-                collectDescendants(of: node.child(member.value, .name(member.key)), into: &out)
+                applyToDescendants(selectors, of: node.child(member.value, .name(member.key)), into: &out)
             }
         default:
             break

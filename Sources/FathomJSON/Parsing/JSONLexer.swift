@@ -98,6 +98,30 @@ struct JSONLexer {
 
     // MARK: Strings
 
+    /// Consumes a string that jq would print exactly as written — no escapes, no control or DEL
+    /// characters, valid UTF-8 — and returns its range with the quotes. Returns `nil`, consuming
+    /// nothing, for any other string.
+    mutating func plainString() -> Range<Int>? {
+        let start = index
+        var cursor = index + 1
+        while cursor < bytes.count {
+            let byte = bytes[cursor]
+            if byte == UInt8(ascii: "\"") {
+                index = cursor + 1
+                return start..<index
+            }
+            if byte < 0x20 || byte == UInt8(ascii: "\\") || byte == 0x7F { return nil }
+            if byte < 0x80 {
+                cursor += 1
+            } else {
+                let length = Self.validSequenceLength(bytes, at: cursor)
+                if length == 0 { return nil }
+                cursor += length
+            }
+        }
+        return nil
+    }
+
     /// Consumes a string starting at its opening quote and puts its decoded UTF-8 in `out`.
     mutating func string(into out: inout [UInt8]) throws(LexError) {
         let start = index

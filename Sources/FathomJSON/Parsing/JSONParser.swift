@@ -30,8 +30,7 @@ struct JSONParser {
         case UInt8(ascii: "{"): return try object(depth: depth)
         case UInt8(ascii: "["): return try array(depth: depth)
         case UInt8(ascii: "\""):
-            try lexer.string(into: &text)
-            return .string(makeString())
+            return .string(try string())
         case UInt8(ascii: "t"):
             try lexer.literal("true")
             return .bool(true)
@@ -49,9 +48,16 @@ struct JSONParser {
         }
     }
 
-    private func makeString() -> String {
+    /// A string token; one without escapes is made straight from the input bytes.
+    private mutating func string() throws(LexError) -> String {
+        if let range = lexer.plainString() {
+            return String(
+                decoding: UnsafeBufferPointer(rebasing: lexer.bytes[(range.lowerBound + 1)..<(range.upperBound - 1)]),
+                as: UTF8.self)
+        }
+        try lexer.string(into: &text)
         // The lexer has validated (or repaired) the UTF-8 already.
-        String(decoding: text, as: UTF8.self)
+        return String(decoding: text, as: UTF8.self)
     }
 
     private mutating func array(depth: Int) throws(LexError) -> JSON {
@@ -94,8 +100,7 @@ struct JSONParser {
             guard lexer.current == UInt8(ascii: "\"") else {
                 throw lexer.error("expected a string key in object, found \(lexer.currentDescription)")
             }
-            try lexer.string(into: &text)
-            let key = makeString()
+            let key = try string()
             lexer.skipWhitespace()
             guard lexer.current == UInt8(ascii: ":") else {
                 throw lexer.error("expected ':' after object key, found \(lexer.currentDescription)")

@@ -68,8 +68,12 @@ public enum JSONFormatter {
             guard lexer.current == UInt8(ascii: "\"") else {
                 throw lexer.error("expected a string key in object, found \(lexer.currentDescription)")
             }
-            try lexer.string(into: &text)
-            text.withUnsafeBufferPointer { writer.key($0) }
+            if let range = lexer.plainString() {
+                writer.rawKey(UnsafeBufferPointer(rebasing: lexer.bytes[range]))
+            } else {
+                try lexer.string(into: &text)
+                text.withUnsafeBufferPointer { writer.key($0) }
+            }
             lexer.skipWhitespace()
             guard lexer.current == UInt8(ascii: ":") else {
                 throw lexer.error("expected ':' after object key, found \(lexer.currentDescription)")
@@ -98,8 +102,12 @@ public enum JSONFormatter {
                         if container == .object { try key(&lexer, &writer) }
                     }
                 case UInt8(ascii: "\""):
-                    try lexer.string(into: &text)
-                    text.withUnsafeBufferPointer { writer.string($0) }
+                    if let range = lexer.plainString() {
+                        writer.rawString(UnsafeBufferPointer(rebasing: lexer.bytes[range]))
+                    } else {
+                        try lexer.string(into: &text)
+                        text.withUnsafeBufferPointer { writer.string($0) }
+                    }
                     state = .afterValue
                 case UInt8(ascii: "t"):
                     try lexer.literal("true")

@@ -3,21 +3,34 @@
 /// The order of escapes follows jq 1.6's `jv_dump_term`: a value starts with its color and ends with
 /// a reset; a container's color is written again after each of its elements; each object key is
 /// preceded by a reset and written in the key color; `:` (and its space) is in the object's color.
-struct JSONWriter {
-    private(set) var buffer: [UInt8] = []
+struct JSONWriter: ~Copyable {
+    /// The output block: a raw buffer (no reference counting on the hot path), handed to `sink` when full.
+    private let storage: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private let capacity: Int
     private let sink: (UnsafeBufferPointer<UInt8>) -> Void
     private let pretty: Bool
     private let indentWidth: Int
     private let colors: Colors?
-    private let flushThreshold: Int
+
+    /// An escape sequence held inline, so writing one touches no heap object.
+    struct Escape {
+        var bytes: SIMD16<UInt8> = .zero
+        var length = 0
+
+        init(_ text: String) {
+            for (index, byte) in text.utf8.prefix(16).enumerated() { bytes[index] = byte }
+            length = min(text.utf8.count, 16)
+        }
+    }
 
     /// The escape sequences, prepared once.
     struct Colors {
-        let null, falseValue, trueValue, number, string, array, object, key: [UInt8]
-        static let reset: [UInt8] = Array("\u{1B}[0m".utf8)
+        let null, falseValue, trueValue, number, string, array, object, key: Escape
+        static let reset = Escape("\u{1B}[0m")
 
         init(_ colors: JSONFormat.Colors) {
-            func sgr(_ code: String) -> [UInt8] { Array("\u{1B}[\(code)m".utf8) }
+            func sgr(_ code: String) -> Escape { Escape("\u{1B}[\(code)m") }
             null = sgr(colors.null)
             falseValue = sgr(colors.falseValue)
             trueValue = sgr(colors.trueValue)
@@ -33,34 +46,70 @@ struct JSONWriter {
         case array, object
     }
 
+    /// Room kept beyond the flush threshold for the largest single token written without a check.
+    private static let slack = 4096
+
     init(format: JSONFormat, flushThreshold: Int = 256 * 1024, sink: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {
         self.sink = sink
         self.pretty = format.isPretty
         self.indentWidth = format.indent
         self.colors = format.colors.map(Colors.init)
-        self.flushThreshold = flushThreshold
-        buffer.reserveCapacity(flushThreshold + 4096)
+        self.capacity = flushThreshold
+        self.storage = .allocate(capacity: flushThreshold + Self.slack)
+    }
+
+    deinit {
+        storage.deallocate()
     }
 
     mutating func flush() {
-        guard !buffer.isEmpty else { return }
-        buffer.withUnsafeBufferPointer { sink($0) }
-        buffer.removeAll(keepingCapacity: true)
+        guard count > 0 else { return }
+        sink(UnsafeBufferPointer(start: storage, count: count))
+        count = 0
     }
 
     private mutating func flushIfFull() {
-        if buffer.count >= flushThreshold { flush() }
+        if count >= capacity { flush() }
     }
 
-    private func color(for container: Container) -> [UInt8]? {
+    /// Makes room for `needed` more bytes.
+    private mutating func reserve(_ needed: Int) {
+        if count + needed > capacity + Self.slack { flush() }
+    }
+
+    private mutating func put(_ byte: UInt8) {
+        storage[count] = byte
+        count += 1
+    }
+
+    /// Stores all 16 bytes at once and advances by the sequence's length; callers reserve room first.
+    private mutating func put(_ escape: Escape) {
+        UnsafeMutableRawPointer(storage + count).storeBytes(of: escape.bytes, as: SIMD16<UInt8>.self)
+        count += escape.length
+    }
+
+    private mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if bytes.count > Self.slack {
+            flush()
+            sink(bytes)
+            return
+        }
+        reserve(bytes.count)
+        (storage + count).update(from: bytes.baseAddress!, count: bytes.count)
+        count += bytes.count
+    }
+
+    private func color(for container: Container) -> Escape? {
         guard let colors else { return nil }
         return container == .array ? colors.array : colors.object
     }
 
     private mutating func newline(depth: Int) {
-        buffer.append(UInt8(ascii: "\n"))
         let spaces = depth * indentWidth
-        for _ in 0..<spaces { buffer.append(UInt8(ascii: " ")) }
+        reserve(spaces + 1)
+        put(UInt8(ascii: "\n"))
+        (storage + count).update(repeating: UInt8(ascii: " "), count: spaces)
+        count += spaces
     }
 
     // MARK: Scalars
@@ -70,120 +119,164 @@ struct JSONWriter {
         value ? scalar(colors?.trueValue, "true") : scalar(colors?.falseValue, "false")
     }
 
-    private mutating func scalar(_ color: [UInt8]?, _ text: StaticString) {
-        if let color { buffer.append(contentsOf: color) }
-        buffer.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-        if color != nil { buffer.append(contentsOf: Colors.reset) }
+    private mutating func scalar(_ color: Escape?, _ text: StaticString) {
+        reserve(40)
+        if let color { put(color) }
+        put(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        if color != nil { put(Colors.reset) }
         flushIfFull()
     }
 
     /// A number, written as given.
     mutating func number(_ text: UnsafeBufferPointer<UInt8>) {
-        if let colors { buffer.append(contentsOf: colors.number) }
-        buffer.append(contentsOf: text)
-        if colors != nil { buffer.append(contentsOf: Colors.reset) }
+        reserve(32)
+        if let colors { put(colors.number) }
+        put(text)
+        reserve(32)
+        if colors != nil { put(Colors.reset) }
         flushIfFull()
     }
 
     /// A string value from its decoded UTF-8.
     mutating func string(_ utf8: UnsafeBufferPointer<UInt8>) {
-        if let colors { buffer.append(contentsOf: colors.string) }
+        reserve(32)
+        if let colors { put(colors.string) }
         quoted(utf8)
-        if colors != nil { buffer.append(contentsOf: Colors.reset) }
+        reserve(32)
+        if colors != nil { put(Colors.reset) }
+        flushIfFull()
+    }
+
+    /// A string value whose source bytes need no re-escaping (no `\\`, control or DEL; valid UTF-8):
+    /// written as it stands in the input, quotes included.
+    mutating func rawString(_ quotedBytes: UnsafeBufferPointer<UInt8>) {
+        reserve(32)
+        if let colors { put(colors.string) }
+        put(quotedBytes)
+        reserve(32)
+        if colors != nil { put(Colors.reset) }
         flushIfFull()
     }
 
     // MARK: Containers
 
     mutating func empty(_ container: Container) {
-        if let color = color(for: container) { buffer.append(contentsOf: color) }
-        buffer.append(
-            contentsOf: container == .array
-                ? [UInt8(ascii: "["), UInt8(ascii: "]")] : [UInt8(ascii: "{"), UInt8(ascii: "}")])
-        if colors != nil { buffer.append(contentsOf: Colors.reset) }
+        reserve(40)
+        if let color = color(for: container) { put(color) }
+        put(container == .array ? UInt8(ascii: "[") : UInt8(ascii: "{"))
+        put(container == .array ? UInt8(ascii: "]") : UInt8(ascii: "}"))
+        if colors != nil { put(Colors.reset) }
     }
 
     /// Opens a non-empty container whose contents are at `depth + 1`.
     mutating func open(_ container: Container, depth: Int) {
-        if let color = color(for: container) { buffer.append(contentsOf: color) }
-        buffer.append(container == .array ? UInt8(ascii: "[") : UInt8(ascii: "{"))
+        reserve(40)
+        if let color = color(for: container) { put(color) }
+        put(container == .array ? UInt8(ascii: "[") : UInt8(ascii: "{"))
         if pretty { newline(depth: depth + 1) }
     }
 
     /// After each element: the container's color again (the element ended with a reset).
     mutating func endElement(of container: Container) {
-        if let color = color(for: container) { buffer.append(contentsOf: color) }
+        reserve(40)
+        if let color = color(for: container) { put(color) }
     }
 
     /// Between elements of a container at `depth`.
     mutating func separator(depth: Int) {
-        buffer.append(UInt8(ascii: ","))
+        reserve(40)
+        put(UInt8(ascii: ","))
         if pretty { newline(depth: depth + 1) }
     }
 
     /// An object key (decoded UTF-8) and its colon.
     mutating func key(_ utf8: UnsafeBufferPointer<UInt8>) {
+        reserve(40)
         if let colors {
-            buffer.append(contentsOf: Colors.reset)
-            buffer.append(contentsOf: colors.key)
+            put(Colors.reset)
+            put(colors.key)
         }
         quoted(utf8)
+        keyEnd()
+    }
+
+    /// An object key that needs no re-escaping, as written in the input with its quotes, and its colon.
+    mutating func rawKey(_ quotedBytes: UnsafeBufferPointer<UInt8>) {
+        reserve(40)
         if let colors {
-            buffer.append(contentsOf: Colors.reset)
-            buffer.append(contentsOf: colors.object)
+            put(Colors.reset)
+            put(colors.key)
         }
-        buffer.append(UInt8(ascii: ":"))
-        if pretty { buffer.append(UInt8(ascii: " ")) }
-        if colors != nil { buffer.append(contentsOf: Colors.reset) }
+        put(quotedBytes)
+        keyEnd()
+    }
+
+    private mutating func keyEnd() {
+        reserve(60)
+        if let colors {
+            put(Colors.reset)
+            put(colors.object)
+        }
+        put(UInt8(ascii: ":"))
+        if pretty { put(UInt8(ascii: " ")) }
+        if colors != nil { put(Colors.reset) }
     }
 
     /// Closes a non-empty container at `depth`.
     mutating func close(_ container: Container, depth: Int) {
         if pretty { newline(depth: depth) }
-        if let color = color(for: container) { buffer.append(contentsOf: color) }
-        buffer.append(container == .array ? UInt8(ascii: "]") : UInt8(ascii: "}"))
-        if colors != nil { buffer.append(contentsOf: Colors.reset) }
+        reserve(40)
+        if let color = color(for: container) { put(color) }
+        put(container == .array ? UInt8(ascii: "]") : UInt8(ascii: "}"))
+        if colors != nil { put(Colors.reset) }
         flushIfFull()
     }
 
     /// The newline after a top-level value.
     mutating func endDocument() {
-        buffer.append(UInt8(ascii: "\n"))
+        reserve(1)
+        put(UInt8(ascii: "\n"))
     }
 
     // MARK: Escaping
 
-    private static let hexDigits = Array("0123456789abcdef".utf8)
-
     /// `"…"` with jq's escaping: `"`, `\`, and control characters and DEL escaped; everything
     /// else, non-ASCII included, as UTF-8.
     private mutating func quoted(_ utf8: UnsafeBufferPointer<UInt8>) {
-        buffer.append(UInt8(ascii: "\""))
+        reserve(1)
+        put(UInt8(ascii: "\""))
         var runStart = 0
         for index in 0..<utf8.count {
             let byte = utf8[index]
             guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F else {
                 continue
             }
-            if index > runStart { buffer.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+            if index > runStart { put(UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
             runStart = index + 1
-            buffer.append(UInt8(ascii: "\\"))
+            reserve(6)
+            put(UInt8(ascii: "\\"))
             switch byte {
-            case UInt8(ascii: "\""): buffer.append(UInt8(ascii: "\""))
-            case UInt8(ascii: "\\"): buffer.append(UInt8(ascii: "\\"))
-            case 0x08: buffer.append(UInt8(ascii: "b"))
-            case 0x0C: buffer.append(UInt8(ascii: "f"))
-            case 0x0A: buffer.append(UInt8(ascii: "n"))
-            case 0x0D: buffer.append(UInt8(ascii: "r"))
-            case 0x09: buffer.append(UInt8(ascii: "t"))
+            case UInt8(ascii: "\""): put(UInt8(ascii: "\""))
+            case UInt8(ascii: "\\"): put(UInt8(ascii: "\\"))
+            case 0x08: put(UInt8(ascii: "b"))
+            case 0x0C: put(UInt8(ascii: "f"))
+            case 0x0A: put(UInt8(ascii: "n"))
+            case 0x0D: put(UInt8(ascii: "r"))
+            case 0x09: put(UInt8(ascii: "t"))
             default:
-                buffer.append(contentsOf: [
-                    UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), Self.hexDigits[Int(byte >> 4)],
-                    Self.hexDigits[Int(byte & 0xF)],
-                ])
+                put(UInt8(ascii: "u"))
+                put(UInt8(ascii: "0"))
+                put(UInt8(ascii: "0"))
+                put(Self.hexDigit(byte >> 4))
+                put(Self.hexDigit(byte & 0xF))
             }
         }
-        if utf8.count > runStart { buffer.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
-        buffer.append(UInt8(ascii: "\""))
+        if utf8.count > runStart { put(UnsafeBufferPointer(rebasing: utf8[runStart...])) }
+        reserve(1)
+        put(UInt8(ascii: "\""))
+    }
+
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 }
