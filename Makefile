@@ -1,13 +1,14 @@
 # The two commands a newcomer needs are `make run` and `make test`; the rest serve development.
 SWIFT ?= swift
 
-.PHONY: run test deps lint format bench-client clean help
+.PHONY: run test deps lint format bench-client bench-json clean help
 
 help:
 	@echo "make run           build in release mode and start Fathom against its demo API"
 	@echo "make test          install what the tests need and run them"
 	@echo "make lint          check formatting with the checked-in .swift-format"
 	@echo "make bench-client  1,000 GETs through NetworkClient vs curl, side by side"
+	@echo "make bench-json    fathom fmt/query/diff vs jq on ~10 MB and ~100 MB documents"
 
 deps:
 	@scripts/install-deps.sh build
@@ -29,6 +30,9 @@ format:
 
 bench-client: deps
 	Benchmarks/client-vs-curl.sh
+
+bench-json: deps
+	Benchmarks/json-vs-jq.sh
 
 clean:
 	rm -rf .build .build-*

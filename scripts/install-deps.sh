@@ -5,6 +5,7 @@
 set -euo pipefail
 
 build_packages=(pkg-config zlib1g-dev libssl-dev)
+# jq: the JSON tests compare output with it byte for byte; the benchmarks run beside it.
 test_packages=(openssl curl jq)
 
 wanted=("${build_packages[@]}")
