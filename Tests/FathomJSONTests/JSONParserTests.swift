@@ -83,3 +83,17 @@ import Testing
         }
     }
 }
+
+@Suite struct JSONLexerTests {
+    @Test func wordScanFlagsExactlyTheBytesThatNeedALook() {
+        for byte in UInt8.min...UInt8.max {
+            for position in 0..<8 {
+                var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 8)
+                bytes[position] = byte
+                let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+                let expected = byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F || byte >= 0x80
+                #expect(JSONLexer.needsAttention(word) == expected, "byte \(byte) at \(position)")
+            }
+        }
+    }
+}

@@ -98,13 +98,35 @@ struct JSONLexer {
 
     // MARK: Strings
 
+    /// Whether any of the eight bytes in `word` is a quote, a backslash, a control character, DEL
+    /// or non-ASCII (SWAR: "Bit Twiddling Hacks", determine if a word has a byte less than n / equal to n).
+    @inline(__always)
+    static func needsAttention(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZero(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
+        let control = (word &- ones &* 0x20) & ~word & highs
+        let quote = hasZero(word ^ (ones &* 0x22))
+        let backslash = hasZero(word ^ (ones &* 0x5C))
+        let delete = hasZero(word ^ (ones &* 0x7F))
+        return (control | quote | backslash | delete | (word & highs)) != 0
+    }
+
     /// Consumes a string that jq would print exactly as written — no escapes, no control or DEL
     /// characters, valid UTF-8 — and returns its range with the quotes. Returns `nil`, consuming
     /// nothing, for any other string.
     mutating func plainString() -> Range<Int>? {
         let start = index
         var cursor = index + 1
+        let base = UnsafeRawPointer(bytes.baseAddress!)
         while cursor < bytes.count {
+            // Eight bytes at a time while none of them needs a closer look.
+            while cursor + 8 <= bytes.count,
+                !Self.needsAttention(base.loadUnaligned(fromByteOffset: cursor, as: UInt64.self))
+            {
+                cursor += 8
+            }
+            guard cursor < bytes.count else { break }
             let byte = bytes[cursor]
             if byte == UInt8(ascii: "\"") {
                 index = cursor + 1
