@@ -166,13 +166,13 @@ public struct JSONPatch: Hashable, Sendable {
             node = .null  // release the array so it is mutated in place
             defer { node = .object(members) }
             if last {
-                if let index = members.lastIndex(where: { $0.key == token }) {
+                if let index = members.firstIndex(where: { $0.key == token }) {
                     members[index].value = value
                 } else {
                     members.append(JSON.Member(key: token, value: value))
                 }
             } else {
-                guard let index = members.lastIndex(where: { $0.key == token }) else {
+                guard let index = members.firstIndex(where: { $0.key == token }) else {
                     throw JSONPatchError(reason: "no member '\(token)' on the way to '\(pointer)'")
                 }
                 try add(value, at: tokens.dropFirst(), in: &members[index].value, pointer: pointer)
@@ -212,7 +212,7 @@ public struct JSONPatch: Hashable, Sendable {
         case .object(var members):
             node = .null
             defer { node = .object(members) }
-            guard let index = members.lastIndex(where: { $0.key == token }) else {
+            guard let index = members.firstIndex(where: { $0.key == token }) else {
                 throw JSONPatchError(reason: "no member '\(token)' at '\(pointer)'")
             }
             if last { return members.remove(at: index).value }

@@ -59,13 +59,14 @@ public struct JSONPointer: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension JSON {
-    /// The value a pointer refers to, or `nil`.
+    /// The value a pointer refers to, or `nil`. Where a key is duplicated, the first member is meant,
+    /// as with ``subscript(_:)-(String)`` and JSONPath name selectors.
     public func value(at pointer: JSONPointer) -> JSON? {
         var current = self
         for token in pointer.tokens {
             switch current {
             case .object(let members):
-                guard let member = members.last(where: { $0.key == token }) else { return nil }
+                guard let member = members.first(where: { $0.key == token }) else { return nil }
                 current = member.value
             case .array(let elements):
                 guard let index = JSONPointer.arrayIndex(token), elements.indices.contains(index) else { return nil }
