@@ -45,6 +45,7 @@ let package = Package(
             name: "FathomDemo",
             dependencies: [
                 "CZlib",
+                "FathomJSON",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -1,3 +1,4 @@
+import FathomJSON
 import Foundation
 import Hummingbird
 import NIOCore
@@ -33,54 +34,43 @@ enum DemoResponse {
     static func problem(
         _ status: Int, title: String, detail: String, extra: KeyValuePairs<String, Any> = [:]
     ) -> Response {
-        var text = DemoJSON.serialize(
-            ["type": "about:blank", "title": title, "status": status, "detail": detail] as KeyValuePairs<String, Any>)
-        if !extra.isEmpty {
-            text.removeLast()
-            text += "," + String(DemoJSON.serialize(extra).dropFirst())
+        let standard: KeyValuePairs<String, Any> = [
+            "type": "about:blank", "title": title, "status": status, "detail": detail,
+        ]
+        guard case .object(let members) = DemoJSON.json(standard), case .object(let more) = DemoJSON.json(extra) else {
+            preconditionFailure("key-value pairs always make an object")
         }
         return Response(
             status: HTTPResponse.Status(code: status), headers: [.contentType: "application/problem+json"],
-            body: .init(byteBuffer: ByteBuffer(string: text)))
+            body: .init(byteBuffer: ByteBuffer(string: DemoJSON.serialize(JSON.object(members + more)))))
     }
 }
 
-/// A small JSON writer that keeps the order of `KeyValuePairs`.
+/// Turns the demo's literals (`KeyValuePairs` keep their order) into ``JSON`` and prints them compactly.
 enum DemoJSON {
     static func serialize(_ value: Any?) -> String {
-        switch value {
-        case nil, is NSNull: return "null"
-        case let value as String: return quote(value)
-        case let value as Bool: return value ? "true" : "false"
-        case let value as Int: return String(value)
-        case let value as Double: return value.isFinite ? String(value) : "null"
-        case let value as KeyValuePairs<String, Any>:
-            return "{" + value.map { "\(quote($0.key)):\(serialize($0.value))" }.joined(separator: ",") + "}"
-        case let value as [String: Any]:
-            return "{" + value.keys.sorted().map { "\(quote($0)):\(serialize(value[$0]))" }.joined(separator: ",") + "}"
-        case let value as [[String: String]]:
-            return "[" + value.map { serialize($0 as [String: Any]) }.joined(separator: ",") + "]"
-        case let value as [Any]:
-            return "[" + value.map { serialize($0) }.joined(separator: ",") + "]"
-        default:
-            return quote(String(describing: value!))
-        }
+        String(json(value).formatted(.compactText).dropLast())
     }
 
-    static func quote(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case let c where c.value < 0x20: out += String(format: "\\u%04x", c.value)
-            default: out.unicodeScalars.append(scalar)
-            }
+    static func json(_ value: Any?) -> JSON {
+        switch value {
+        case nil, is NSNull: return .null
+        case let value as JSON: return value
+        case let value as String: return .string(value)
+        case let value as Bool: return .bool(value)
+        case let value as Int: return .number(String(value))
+        case let value as Double: return value.isFinite ? .number(String(value)) : .null
+        case let value as KeyValuePairs<String, Any>:
+            return .object(value.map { JSON.Member(key: $0.key, value: json($0.value)) })
+        case let value as [String: Any]:
+            return .object(value.keys.sorted().map { JSON.Member(key: $0, value: json(value[$0])) })
+        case let value as [[String: String]]:
+            return .array(value.map { json($0 as [String: Any]) })
+        case let value as [Any]:
+            return .array(value.map { json($0) })
+        default:
+            return .string(String(describing: value!))
         }
-        return out + "\""
     }
 }
 
