@@ -2,12 +2,33 @@ import Foundation
 
 /// The external test suites in `../shared/corpora` beside the repository.
 enum Corpus {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpora")
+    /// `FATHOM_CORPORA`, else `shared/corpora` beside the repository (where CI puts it).
+    static let root: URL = {
+        if let override = ProcessInfo.processInfo.environment["FATHOM_CORPORA"] {
+            return URL(fileURLWithPath: override)
+        }
+        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpora")
+    }()
+
+    /// The corpora folder, or a failure that says where it was looked for.
+    static func require() throws -> URL {
+        guard FileManager.default.fileExists(atPath: root.path) else {
+            throw MissingCorpora(path: root.path)
+        }
+        return root
+    }
+
+    struct MissingCorpora: Error, CustomStringConvertible {
+        let path: String
+        var description: String {
+            "test corpora not found at \(path): expected shared/corpora beside the repository, or set FATHOM_CORPORA"
+        }
+    }
 
     /// JSONTestSuite's `test_parsing` files as (name, bytes), sorted by name.
     static func jsonTestSuite() throws -> [(name: String, bytes: [UInt8])] {
-        let directory = root.appendingPathComponent("jsontestsuite")
+        let directory = try require().appendingPathComponent("jsontestsuite")
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }
         return try names.sorted().map { name in
             (name, Array(try Data(contentsOf: directory.appendingPathComponent(name))))

@@ -16,7 +16,7 @@ import Testing
     static func cases() throws -> [Case] {
         var cases: [Case] = []
         for file in ["tests.json", "spec_tests.json"] {
-            let data = try Data(contentsOf: Corpus.root.appendingPathComponent("json-patch-tests/\(file)"))
+            let data = try Data(contentsOf: try Corpus.require().appendingPathComponent("json-patch-tests/\(file)"))
             guard case .array(let items) = try JSON(parsing: data) else { continue }
             for (index, item) in items.enumerated() where item["disabled"] != .bool(true) {
                 guard let document = item["doc"], let patch = item["patch"] else { continue }

@@ -17,7 +17,7 @@ import Testing
     }
 
     static func cases() throws -> [Case] {
-        let data = try Data(contentsOf: Corpus.root.appendingPathComponent("jsonpath-cts/cts.json"))
+        let data = try Data(contentsOf: try Corpus.require().appendingPathComponent("jsonpath-cts/cts.json"))
         guard case .array(let tests)? = try JSON(parsing: data)["tests"] else { return [] }
         return tests.map { test in
             func strings(_ json: JSON?) -> [String] {
