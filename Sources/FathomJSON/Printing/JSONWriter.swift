@@ -11,7 +11,9 @@ struct JSONWriter: ~Copyable {
     private let sink: (UnsafeBufferPointer<UInt8>) -> Void
     private let pretty: Bool
     private let indentWidth: Int
-    private let colors: Colors?
+    /// The escape sequences; empty (length 0) when printing without colors, so no branch is needed.
+    private let nullColor, falseColor, trueColor, numberColor, stringColor, arrayColor, objectColor, keyColor,
+        reset: Escape
 
     /// An escape sequence held inline, so writing one touches no heap object.
     struct Escape {
@@ -21,24 +23,6 @@ struct JSONWriter: ~Copyable {
         init(_ text: String) {
             for (index, byte) in text.utf8.prefix(16).enumerated() { bytes[index] = byte }
             length = min(text.utf8.count, 16)
-        }
-    }
-
-    /// The escape sequences, prepared once.
-    struct Colors {
-        let null, falseValue, trueValue, number, string, array, object, key: Escape
-        static let reset = Escape("\u{1B}[0m")
-
-        init(_ colors: JSONFormat.Colors) {
-            func sgr(_ code: String) -> Escape { Escape("\u{1B}[\(code)m") }
-            null = sgr(colors.null)
-            falseValue = sgr(colors.falseValue)
-            trueValue = sgr(colors.trueValue)
-            number = sgr(colors.number)
-            string = sgr(colors.string)
-            array = sgr(colors.array)
-            object = sgr(colors.object)
-            key = sgr(colors.key)
         }
     }
 
@@ -53,7 +37,17 @@ struct JSONWriter: ~Copyable {
         self.sink = sink
         self.pretty = format.isPretty
         self.indentWidth = format.indent
-        self.colors = format.colors.map(Colors.init)
+        func sgr(_ code: String?) -> Escape { Escape(code.map { "\u{1B}[\($0)m" } ?? "") }
+        let colors = format.colors
+        nullColor = sgr(colors?.null)
+        falseColor = sgr(colors?.falseValue)
+        trueColor = sgr(colors?.trueValue)
+        numberColor = sgr(colors?.number)
+        stringColor = sgr(colors?.string)
+        arrayColor = sgr(colors?.array)
+        objectColor = sgr(colors?.object)
+        keyColor = sgr(colors?.key)
+        reset = sgr(colors == nil ? nil : "0")
         self.capacity = flushThreshold
         self.storage = .allocate(capacity: flushThreshold + Self.slack)
     }
@@ -99,9 +93,8 @@ struct JSONWriter: ~Copyable {
         count += bytes.count
     }
 
-    private func color(for container: Container) -> Escape? {
-        guard let colors else { return nil }
-        return container == .array ? colors.array : colors.object
+    private func color(for container: Container) -> Escape {
+        container == .array ? arrayColor : objectColor
     }
 
     private mutating func newline(depth: Int) {
@@ -114,36 +107,36 @@ struct JSONWriter: ~Copyable {
 
     // MARK: Scalars
 
-    mutating func null() { scalar(colors?.null, "null") }
+    mutating func null() { scalar(nullColor, "null") }
     mutating func bool(_ value: Bool) {
-        value ? scalar(colors?.trueValue, "true") : scalar(colors?.falseValue, "false")
+        value ? scalar(trueColor, "true") : scalar(falseColor, "false")
     }
 
-    private mutating func scalar(_ color: Escape?, _ text: StaticString) {
+    private mutating func scalar(_ color: Escape, _ text: StaticString) {
         reserve(40)
-        if let color { put(color) }
+        put(color)
         put(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-        if color != nil { put(Colors.reset) }
+        put(reset)
         flushIfFull()
     }
 
     /// A number, written as given.
     mutating func number(_ text: UnsafeBufferPointer<UInt8>) {
         reserve(32)
-        if let colors { put(colors.number) }
+        put(numberColor)
         put(text)
         reserve(32)
-        if colors != nil { put(Colors.reset) }
+        put(reset)
         flushIfFull()
     }
 
     /// A string value from its decoded UTF-8.
     mutating func string(_ utf8: UnsafeBufferPointer<UInt8>) {
         reserve(32)
-        if let colors { put(colors.string) }
+        put(stringColor)
         quoted(utf8)
         reserve(32)
-        if colors != nil { put(Colors.reset) }
+        put(reset)
         flushIfFull()
     }
 
@@ -151,10 +144,10 @@ struct JSONWriter: ~Copyable {
     /// written as it stands in the input, quotes included.
     mutating func rawString(_ quotedBytes: UnsafeBufferPointer<UInt8>) {
         reserve(32)
-        if let colors { put(colors.string) }
+        put(stringColor)
         put(quotedBytes)
         reserve(32)
-        if colors != nil { put(Colors.reset) }
+        put(reset)
         flushIfFull()
     }
 
@@ -162,16 +155,16 @@ struct JSONWriter: ~Copyable {
 
     mutating func empty(_ container: Container) {
         reserve(40)
-        if let color = color(for: container) { put(color) }
+        put(color(for: container))
         put(container == .array ? UInt8(ascii: "[") : UInt8(ascii: "{"))
         put(container == .array ? UInt8(ascii: "]") : UInt8(ascii: "}"))
-        if colors != nil { put(Colors.reset) }
+        put(reset)
     }
 
     /// Opens a non-empty container whose contents are at `depth + 1`.
     mutating func open(_ container: Container, depth: Int) {
         reserve(40)
-        if let color = color(for: container) { put(color) }
+        put(color(for: container))
         put(container == .array ? UInt8(ascii: "[") : UInt8(ascii: "{"))
         if pretty { newline(depth: depth + 1) }
     }
@@ -179,7 +172,7 @@ struct JSONWriter: ~Copyable {
     /// After each element: the container's color again (the element ended with a reset).
     mutating func endElement(of container: Container) {
         reserve(40)
-        if let color = color(for: container) { put(color) }
+        put(color(for: container))
     }
 
     /// Between elements of a container at `depth`.
@@ -192,10 +185,8 @@ struct JSONWriter: ~Copyable {
     /// An object key (decoded UTF-8) and its colon.
     mutating func key(_ utf8: UnsafeBufferPointer<UInt8>) {
         reserve(40)
-        if let colors {
-            put(Colors.reset)
-            put(colors.key)
-        }
+        put(reset)
+        put(keyColor)
         quoted(utf8)
         keyEnd()
     }
@@ -203,32 +194,28 @@ struct JSONWriter: ~Copyable {
     /// An object key that needs no re-escaping, as written in the input with its quotes, and its colon.
     mutating func rawKey(_ quotedBytes: UnsafeBufferPointer<UInt8>) {
         reserve(40)
-        if let colors {
-            put(Colors.reset)
-            put(colors.key)
-        }
+        put(reset)
+        put(keyColor)
         put(quotedBytes)
         keyEnd()
     }
 
     private mutating func keyEnd() {
         reserve(60)
-        if let colors {
-            put(Colors.reset)
-            put(colors.object)
-        }
+        put(reset)
+        put(objectColor)
         put(UInt8(ascii: ":"))
         if pretty { put(UInt8(ascii: " ")) }
-        if colors != nil { put(Colors.reset) }
+        put(reset)
     }
 
     /// Closes a non-empty container at `depth`.
     mutating func close(_ container: Container, depth: Int) {
         if pretty { newline(depth: depth) }
         reserve(40)
-        if let color = color(for: container) { put(color) }
+        put(color(for: container))
         put(container == .array ? UInt8(ascii: "]") : UInt8(ascii: "}"))
-        if colors != nil { put(Colors.reset) }
+        put(reset)
         flushIfFull()
     }
 
