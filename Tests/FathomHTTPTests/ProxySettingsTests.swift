@@ -27,4 +27,12 @@ import Testing
         #expect(throws: NetworkError.self) { try ProxyServer(parsing: "socks5://p:1") }
         #expect(throws: NetworkError.self) { try ProxyServer(parsing: "http://p:notaport") }
     }
+
+    @Test func proxyCredentialsNeverAppearInTheError() {
+        #expect {
+            try ProxyServer(parsing: "http://user:hunter2-planted@proxy.local:notaport")
+        } throws: { error in
+            "\(error)" == "invalid URL 'http://••••@proxy.local:notaport': invalid proxy port"
+        }
+    }
 }

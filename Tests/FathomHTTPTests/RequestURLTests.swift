@@ -50,4 +50,18 @@ import Testing
         #expect(!a.isSameOrigin(as: try RequestURL(parsing: "http://localhost/b")))
         #expect(!a.isSameOrigin(as: try RequestURL(parsing: "https://127.0.0.1/b")))
     }
+
+    @Test func credentialsNeverAppearInTheError() {
+        #expect {
+            try RequestURL(parsing: "https://ada:hunter2-planted@api.example.com/x")
+        } throws: { error in
+            "\(error)"
+                == "invalid URL 'https://••••@api.example.com/x': credentials in the URL are not supported; use an Authorization header"
+        }
+        #expect {
+            try NetworkRequest.get("https://ada:hunter2-planted@api.example.com:99999/").prepared()
+        } throws: { error in
+            !"\(error)".contains("hunter2")
+        }
+    }
 }

@@ -31,6 +31,8 @@ public struct RequestURL: Hashable, Sendable, CustomStringConvertible {
     public init(parsing text: String) throws(NetworkError) {
         // Scanned as UTF-8 bytes: every delimiter is ASCII, and Character-level scanning cost more
         // than the rest of preparing a request.
+        // What errors show: the text with any `user:password@` masked, so a credential never reaches a message.
+        let shown = Self.maskingCredentials(text)
         let all = Array(text.utf8)
         var lower = 0
         var upper = all.count
@@ -40,11 +42,11 @@ public struct RequestURL: Hashable, Sendable, CustomStringConvertible {
         func string(_ slice: ArraySlice<UInt8>) -> String { String(decoding: slice, as: UTF8.self) }
 
         guard let schemeEnd = Self.find(Array("://".utf8), in: bytes) else {
-            throw .invalidURL(text, reason: "missing scheme (expected http:// or https://)")
+            throw .invalidURL(shown, reason: "missing scheme (expected http:// or https://)")
         }
         let scheme = string(bytes[..<schemeEnd]).lowercased()
         guard scheme == "http" || scheme == "https" else {
-            throw .invalidURL(text, reason: "unsupported scheme '\(scheme)' (expected http or https)")
+            throw .invalidURL(shown, reason: "unsupported scheme '\(scheme)' (expected http or https)")
         }
         var rest = bytes[(schemeEnd + 3)...]
         if let hash = rest.firstIndex(of: UInt8(ascii: "#")) {
@@ -56,34 +58,34 @@ public struct RequestURL: Hashable, Sendable, CustomStringConvertible {
         let afterAuthority = rest[authorityEnd...]
         if authority.contains(UInt8(ascii: "@")) {
             // Credentials in the URL would travel in clear text through logs and history.
-            throw .invalidURL(text, reason: "credentials in the URL are not supported; use an Authorization header")
+            throw .invalidURL(shown, reason: "credentials in the URL are not supported; use an Authorization header")
         }
         var port: Int?
         let host: String
         if authority.first == UInt8(ascii: "[") {
             guard let close = authority.firstIndex(of: UInt8(ascii: "]")) else {
-                throw .invalidURL(text, reason: "unterminated IPv6 address in host")
+                throw .invalidURL(shown, reason: "unterminated IPv6 address in host")
             }
             host = string(authority[...close])
             let tail = authority[(close + 1)...]
             if !tail.isEmpty {
                 guard tail.first == UInt8(ascii: ":") else {
-                    throw .invalidURL(text, reason: "unexpected text after host")
+                    throw .invalidURL(shown, reason: "unexpected text after host")
                 }
-                port = try Self.parsePort(string(tail.dropFirst()), in: text)
+                port = try Self.parsePort(string(tail.dropFirst()), in: shown)
             }
         } else if let colon = authority.lastIndex(of: UInt8(ascii: ":")) {
             host = string(authority[..<colon])
-            port = try Self.parsePort(string(authority[(colon + 1)...]), in: text)
+            port = try Self.parsePort(string(authority[(colon + 1)...]), in: shown)
         } else {
             host = string(authority)
         }
-        guard !host.isEmpty else { throw .invalidURL(text, reason: "missing host") }
+        guard !host.isEmpty else { throw .invalidURL(shown, reason: "missing host") }
         if let bad = host.utf8.first(where: {
             $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "\\") || $0 >= 0x80
         }) {
             let shown = bad >= 0x80 ? "non-ASCII" : String(UnicodeScalar(bad))
-            throw .invalidURL(text, reason: "invalid character '\(shown)' in host '\(host)'")
+            throw .invalidURL(shown, reason: "invalid character '\(shown)' in host '\(host)'")
         }
         var path = afterAuthority
         var query: String?
@@ -94,6 +96,15 @@ public struct RequestURL: Hashable, Sendable, CustomStringConvertible {
         self.init(
             scheme: scheme, host: host.lowercased(), port: port,
             path: PercentEncoding.encode(string(path), as: .path), query: query)
+    }
+
+    /// `text` with the user-information part of its authority (`user:password@`) replaced by `••••@`.
+    static func maskingCredentials(_ text: String) -> String {
+        guard let schemeEnd = text.range(of: "://") else { return text }
+        let rest = text[schemeEnd.upperBound...]
+        let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
+        guard let at = rest[..<authorityEnd].lastIndex(of: "@") else { return text }
+        return String(text[..<schemeEnd.upperBound]) + "••••" + String(text[at...])
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool {

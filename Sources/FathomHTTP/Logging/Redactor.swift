@@ -22,10 +22,17 @@ public final class Redactor: Sendable {
         "access_token", "api_key", "apikey", "client_secret", "password", "refresh_token",
     ]
 
+    /// A registered secret with its mask and every spelling to look for, computed once when added.
+    private struct Secret {
+        let value: String
+        let masked: String
+        let forms: [String]
+    }
+
     private struct State {
         var headers = Redactor.defaultSecretHeaders
         var queryNames = Redactor.defaultSecretQueryNames
-        var values: [String] = []
+        var secrets: [Secret] = []
     }
 
     private let state = Mutex(State())
@@ -47,17 +54,18 @@ public final class Redactor: Sendable {
     /// Masks `value` wherever it appears. Empty values are ignored.
     public func addSecret(_ value: String) {
         guard !value.isEmpty else { return }
+        let secret = Secret(value: value, masked: Self.masked(value), forms: Self.forms(of: value))
         state.withLock { state in
-            guard !state.values.contains(value) else { return }
-            state.values.append(value)
+            guard !state.secrets.contains(where: { $0.value == value }) else { return }
+            state.secrets.append(secret)
             // Longest first, so a secret that contains another is masked whole.
-            state.values.sort { $0.count > $1.count }
+            state.secrets.sort { $0.value.count > $1.value.count }
         }
     }
 
     /// Stops masking `value`.
     public func removeSecret(_ value: String) {
-        state.withLock { $0.values.removeAll { $0 == value } }
+        state.withLock { $0.secrets.removeAll { $0.value == value } }
     }
 
     /// Whether a header of this name is masked.
@@ -74,13 +82,12 @@ public final class Redactor: Sendable {
 
     /// `text` with every registered secret value masked.
     public func redact(_ text: String) -> String {
-        let values = state.withLock { $0.values }
-        guard !values.isEmpty, !text.isEmpty else { return text }
+        let secrets = state.withLock { $0.secrets }
+        guard !secrets.isEmpty, !text.isEmpty else { return text }
         var result = text
-        for value in values {
-            let masked = Self.masked(value)
-            for form in Self.forms(of: value) where result.contains(form) {
-                result = result.replacingOccurrences(of: form, with: masked)
+        for secret in secrets {
+            for form in secret.forms where result.contains(form) {
+                result = result.replacingOccurrences(of: form, with: secret.masked)
             }
         }
         return result

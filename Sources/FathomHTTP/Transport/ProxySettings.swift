@@ -17,11 +17,13 @@ public struct ProxyServer: Hashable, Sendable, CustomStringConvertible {
     /// Parses `http://[user:pass@]host[:port]` (scheme optional; port 80 by default, as curl assumes 1080
     /// only for SOCKS).
     public init(parsing text: String) throws(NetworkError) {
+        // Errors show the text with the proxy's credentials masked.
+        let shown = RequestURL.maskingCredentials(text.contains("://") ? text : "http://" + text)
         var rest = Substring(text.trimmingWhitespace())
         if let schemeEnd = rest.range(of: "://") {
             let scheme = rest[..<schemeEnd.lowerBound].lowercased()
             guard scheme == "http" || scheme == "https" else {
-                throw .invalidURL(text, reason: "unsupported proxy scheme '\(scheme)' (expected http)")
+                throw .invalidURL(shown, reason: "unsupported proxy scheme '\(scheme)' (expected http)")
             }
             rest = rest[schemeEnd.upperBound...]
         }
@@ -39,11 +41,11 @@ public struct ProxyServer: Hashable, Sendable, CustomStringConvertible {
         if let colon = rest.lastIndex(of: ":"), !rest.hasSuffix("]") {
             host = String(rest[..<colon])
             guard let parsed = Int(rest[rest.index(after: colon)...]), (1...65535).contains(parsed) else {
-                throw .invalidURL(text, reason: "invalid proxy port")
+                throw .invalidURL(shown, reason: "invalid proxy port")
             }
             port = parsed
         }
-        guard !host.isEmpty else { throw .invalidURL(text, reason: "missing proxy host") }
+        guard !host.isEmpty else { throw .invalidURL(shown, reason: "missing proxy host") }
         self.init(host: host, port: port, username: username, password: password)
     }
 
