@@ -114,20 +114,7 @@ public struct JSONPatch: Hashable, Sendable {
         case .remove(let path):
             _ = try remove(at: path.tokens[...], in: &document, pointer: path)
         case .replace(let path, let value):
-            guard document.value(at: path) != nil else {
-                throw JSONPatchError(reason: "no value at '\(path)' to replace")
-            }
-            guard !path.tokens.isEmpty else {
-                document = value
-                return
-            }
-            // In an object, adding over a member replaces its value in place, keeping member order.
-            if case .object? = document.value(at: JSONPointer(tokens: Array(path.tokens.dropLast()))) {
-                try add(value, at: path.tokens[...], in: &document, pointer: path)
-            } else {
-                _ = try remove(at: path.tokens[...], in: &document, pointer: path)
-                try add(value, at: path.tokens[...], in: &document, pointer: path)
-            }
+            try add(value, at: path.tokens[...], in: &document, pointer: path, mode: .replace)
         case .move(let from, let to):
             if to.tokens.count > from.tokens.count, Array(to.tokens.prefix(from.tokens.count)) == from.tokens {
                 throw JSONPatchError(reason: "cannot move '\(from)' into its own child '\(to)'")
@@ -150,12 +137,17 @@ public struct JSONPatch: Hashable, Sendable {
         }
     }
 
-    /// Adds `value` at `tokens` (RFC 6902 §4.1): replaces a member, inserts into an array, `-` appends.
+    /// Whether ``add(_:at:in:pointer:mode:)`` inserts (RFC 6902 §4.1) or replaces an existing value (§4.3).
+    private enum Placement {
+        case insert, replace
+    }
+
+    /// Puts `value` at `tokens`. Inserting sets an object member (in place when it exists) or inserts
+    /// into an array (`-` appends); replacing requires the member or element to exist and keeps its place.
     private static func add(
-        _ value: JSON, at tokens: ArraySlice<String>, in node: inout JSON, pointer: JSONPointer
-    )
-        throws(JSONPatchError)
-    {
+        _ value: JSON, at tokens: ArraySlice<String>, in node: inout JSON, pointer: JSONPointer,
+        mode: Placement = .insert
+    ) throws(JSONPatchError) {
         guard let token = tokens.first else {
             node = value
             return
@@ -165,22 +157,20 @@ public struct JSONPatch: Hashable, Sendable {
         case .object(var members):
             node = .null  // release the array so it is mutated in place
             defer { node = .object(members) }
-            if last {
-                if let index = members.firstIndex(where: { $0.key == token }) {
-                    members[index].value = value
-                } else {
-                    members.append(JSON.Member(key: token, value: value))
-                }
+            let index = members.firstIndex(where: { $0.key == token })
+            if last, let index {
+                members[index].value = value
+            } else if last, mode == .insert {
+                members.append(JSON.Member(key: token, value: value))
+            } else if let index {
+                try add(value, at: tokens.dropFirst(), in: &members[index].value, pointer: pointer, mode: mode)
             } else {
-                guard let index = members.firstIndex(where: { $0.key == token }) else {
-                    throw JSONPatchError(reason: "no member '\(token)' on the way to '\(pointer)'")
-                }
-                try add(value, at: tokens.dropFirst(), in: &members[index].value, pointer: pointer)
+                throw JSONPatchError(reason: "no member '\(token)' at '\(pointer)'")
             }
         case .array(var elements):
             node = .null
             defer { node = .array(elements) }
-            if last {
+            if last, mode == .insert {
                 if token == "-" {
                     elements.append(value)
                 } else {
@@ -189,11 +179,15 @@ public struct JSONPatch: Hashable, Sendable {
                     }
                     elements.insert(value, at: index)
                 }
+                return
+            }
+            guard let index = JSONPointer.arrayIndex(token), elements.indices.contains(index) else {
+                throw JSONPatchError(reason: "index '\(token)' out of bounds at '\(pointer)'")
+            }
+            if last {
+                elements[index] = value
             } else {
-                guard let index = JSONPointer.arrayIndex(token), elements.indices.contains(index) else {
-                    throw JSONPatchError(reason: "index '\(token)' out of bounds on the way to '\(pointer)'")
-                }
-                try add(value, at: tokens.dropFirst(), in: &elements[index], pointer: pointer)
+                try add(value, at: tokens.dropFirst(), in: &elements[index], pointer: pointer, mode: mode)
             }
         default:
             throw JSONPatchError(reason: "'\(pointer)' goes through a \(node.kindName), not an object or array")
