@@ -59,7 +59,6 @@ let package = Package(
                 "FathomJSON",
                 "FathomDemo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(

@@ -1,7 +1,6 @@
 import FathomDemo
 import FathomHTTP
 import Foundation
-import Logging
 
 /// ANSI styling that turns itself off when output is not a color terminal.
 struct Style {
@@ -83,12 +82,11 @@ struct Tour {
         )
 
         step(6, "The wire log at header level: the token is masked")
-        let capture = LineCapture()
-        let logger = Logger(label: "fathom.tour") { _ in capture }
+        let recorder = LogRecorder()
         let logged = NetworkClient(
-            baseURL: baseURL, interceptors: [.authenticator(login)], logger: logger, logDetail: .headers)
+            baseURL: baseURL, interceptors: [.authenticator(login)], logger: recorder.logger(), logDetail: .headers)
         _ = try await logged.send(.get("/me"))
-        for entry in capture.lines.prefix(1) { print(style.dim("   \(entry)")) }
+        for entry in recorder.lines.prefix(1) { print(style.dim("   \(entry)")) }
 
         step(7, "Errors a person can act on")
         let unreachable = NetworkClient(baseURL: "http://127.0.0.1:9")
@@ -106,25 +104,5 @@ struct Tour {
 
     private func line(_ status: HTTPStatus, _ timing: ResponseTiming, _ detail: String) {
         print("   \(style.status(status)) \(style.dim("in \(timing.total.shortDescription)"))  \(detail)")
-    }
-}
-
-/// A log handler that keeps formatted lines in memory, for showing the wire log.
-final class LineCapture: LogHandler, @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [String] = []
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    var lines: [String] { lock.withLock { stored } }
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        let fields = (event.metadata ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-        lock.withLock { stored.append("\(event.message) \(fields.joined(separator: " "))") }
     }
 }

@@ -11,7 +11,7 @@ import Testing
 
     @Test(arguments: LogDetail.allCases)
     func plantedSecretNeverReachesTheLog(detail: LogDetail) async throws {
-        let capture = LogCapture()
+        let capture = LogRecorder()
         let redactor = Redactor()
         redactor.addSecret(Self.secret)
         redactor.markSecretHeader("X-Session")

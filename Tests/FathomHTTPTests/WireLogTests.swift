@@ -25,7 +25,7 @@ import Testing
 
     @Test(arguments: LogDetail.allCases)
     func plantedSecretNeverAppearsInTheLog(detail: LogDetail) async throws {
-        let capture = LogCapture()
+        let capture = LogRecorder()
         let redactor = Redactor()
         redactor.addSecret(Self.secret)
         let client = NetworkClient(

@@ -235,35 +235,28 @@ struct JSONPathParser {
     // MARK: Filter expressions
 
     private mutating func parseLogicalOr() throws(JSONPathError) -> LogicalExpression {
-        var terms = [try parseLogicalAnd()]
-        while true {
-            let save = index
-            skipBlank()
-            guard current == "|", peek(1) == "|" else {
-                index = save
-                break
-            }
-            index += 2
-            skipBlank()
-            terms.append(try parseLogicalAnd())
-        }
-        return terms.count == 1 ? terms[0] : .or(terms)
+        try parseChain(of: "|")
     }
 
-    private mutating func parseLogicalAnd() throws(JSONPathError) -> LogicalExpression {
-        var terms = [try parseBasic()]
+    /// Terms joined by `||` (whose terms are `&&` chains) or by `&&` (whose terms are basic expressions).
+    private mutating func parseChain(of symbol: Unicode.Scalar) throws(JSONPathError) -> LogicalExpression {
+        func term(_ parser: inout JSONPathParser) throws(JSONPathError) -> LogicalExpression {
+            symbol == "|" ? try parser.parseChain(of: "&") : try parser.parseBasic()
+        }
+        var terms = [try term(&self)]
         while true {
             let save = index
             skipBlank()
-            guard current == "&", peek(1) == "&" else {
+            guard current == symbol, peek(1) == symbol else {
                 index = save
                 break
             }
             index += 2
             skipBlank()
-            terms.append(try parseBasic())
+            terms.append(try term(&self))
         }
-        return terms.count == 1 ? terms[0] : .and(terms)
+        if terms.count == 1 { return terms[0] }
+        return symbol == "|" ? .or(terms) : .and(terms)
     }
 
     private mutating func parseBasic() throws(JSONPathError) -> LogicalExpression {

@@ -1,0 +1,49 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// Keeps every log event in memory, rendered as one line of text with all its metadata.
+///
+/// For tests that check what a client logs (for example that no secret is in it), and for showing
+/// a wire log inside a program: `NetworkClient(logger: recorder.logger(), logDetail: .headers)`.
+public final class LogRecorder: Sendable {
+    private let storage = Mutex<[String]>([])
+
+    public init() {}
+
+    /// A logger whose events land here.
+    public func logger(level: Logger.Level = .trace) -> Logger {
+        var logger = Logger(label: "fathom.recorder") { _ in Handler(recorder: self) }
+        logger.logLevel = level
+        return logger
+    }
+
+    /// Everything logged so far, one line per event: `level message key=value …`.
+    public var lines: [String] { storage.withLock { $0 } }
+
+    /// ``lines`` joined with newlines.
+    public var text: String { lines.joined(separator: "\n") }
+
+    public var count: Int { storage.withLock { $0.count } }
+
+    fileprivate func append(_ line: String) {
+        storage.withLock { $0.append(line) }
+    }
+
+    struct Handler: LogHandler {
+        let recorder: LogRecorder
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            let all = metadata.merging(event.metadata ?? [:]) { $1 }
+            let fields = all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+            recorder.append("\(event.level) \(event.message) \(fields)")
+        }
+    }
+}
