@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "FathomHTTP", targets: ["FathomHTTP"]),
         .library(name: "FathomJSON", targets: ["FathomJSON"]),
         .library(name: "FathomDemo", targets: ["FathomDemo"]),
+        .library(name: "FathomREPL", targets: ["FathomREPL"]),
         .executable(name: "fathom", targets: ["fathom"]),
     ],
     dependencies: [
@@ -41,6 +42,20 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        .systemLibrary(
+            name: "CEditLine",
+            pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"])]
+        ),
+        .target(
+            name: "FathomREPL",
+            dependencies: [
+                "CEditLine",
+                "FathomHTTP",
+                "FathomJSON",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(
             name: "FathomDemo",
             dependencies: [
@@ -56,6 +71,7 @@ let package = Package(
             name: "fathom",
             dependencies: [
                 "FathomHTTP",
+                "FathomREPL",
                 "FathomJSON",
                 "FathomDemo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -96,6 +112,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
+        ),
+        .testTarget(
+            name: "FathomREPLTests",
+            dependencies: ["FathomREPL", "FathomHTTP", "FathomDemo", "FathomTestSupport"],
+            exclude: ["Snapshots"]
         ),
         .testTarget(
             name: "FathomEndToEndTests",

@@ -4,9 +4,9 @@
 #   scripts/install-deps.sh test    what the tests need as well
 set -euo pipefail
 
-build_packages=(pkg-config zlib1g-dev libssl-dev)
+build_packages=(pkg-config zlib1g-dev libssl-dev libedit-dev)
 # jq: the JSON tests compare output with it byte for byte; the benchmarks run beside it.
-test_packages=(openssl curl jq)
+test_packages=(openssl curl jq tmux python3-venv)
 
 wanted=("${build_packages[@]}")
 if [[ "${1:-build}" == "test" ]]; then

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FathomDemo
 import FathomHTTP
+import FathomREPL
 import Foundation
 
 @main
@@ -8,30 +9,89 @@ struct Fathom: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fathom",
         abstract: "Explore HTTP APIs from the terminal.",
+        version: "0.2.0",
+        subcommands: [Prompt.self, Format.self, Query.self, Diff.self, Patch.self, Serve.self, TourCommand.self],
+        defaultSubcommand: Prompt.self
+    )
+}
+
+/// `fathom [URL]`: the interactive prompt, or the lines of `-c` and standard input.
+///
+/// The default subcommand, so that a base URL as the first argument never shadows `fmt`, `serve`….
+struct Prompt: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "prompt",
+        abstract: "Open the prompt (the default): build requests step by step, send them, read the responses.",
         discussion: """
-            The interactive prompt is being built. Today `fathom --demo` starts the built-in demo API
-            on 127.0.0.1 and tours the FathomHTTP library against it, `fathom serve` runs the demo
-            API until interrupted, and `fmt`, `query`, `diff` and `patch` work on JSON documents.
-            """,
-        version: "0.1.0",
-        subcommands: [Format.self, Query.self, Diff.self, Patch.self, Serve.self]
+            Without a command, Fathom opens an interactive prompt: build a request step by step \
+            (path, query, header, body), send it, read the colored response. `help` at the prompt lists \
+            the commands. With -c or a script on standard input, the lines run in order and the exit \
+            status is 0 when every one succeeded, 1 otherwise.
+            """
     )
 
-    @Flag(name: .long, help: "Start the built-in demo API on 127.0.0.1 and tour the library against it.")
+    @Argument(help: "The base URL relative paths resolve against.")
+    var url: String?
+
+    @Flag(name: .long, help: "Start the built-in demo API on 127.0.0.1 and point the session at it.")
     var demo = false
+
+    @Option(name: .long, help: "Switch to this environment (from fathom.env.json) at start.")
+    var env: String?
+
+    @Option(name: .customShort("c"), help: "Run this command line and exit; repeat for several.")
+    var commands: [String] = []
 
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        guard demo else {
-            print(Fathom.helpMessage())
-            return
+        let interactive = commands.isEmpty && isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+        let colors =
+            switch output.color {
+            case .always: true
+            case .never: false
+            case .auto: interactive && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+            }
+        let history = HistoryStore(path: interactive ? HistoryStore.defaultPath() : nil)
+        let console = StandardConsole(interactive: interactive)
+        let executor = Executor(console: console, options: Executor.Options(colors: colors, history: history))
+
+        var server: LoopbackServer?
+        var startup: [String] = []
+        if demo {
+            let started = try await DemoAPI.start()
+            server = started
+            startup.append("base \(started.baseURL)")
         }
-        let server = try await DemoAPI.start()
-        defer { Task { await server.stop() } }
-        let style = Style(enabled: output.color.isEnabled)
-        try await Tour(baseURL: server.baseURL, style: style).run()
-        await server.stop()
+        if let url { startup.append("base \"\(url)\"") }
+        if let env { startup.append("env use \"\(env)\"") }
+        let failedAtStart = await executor.run(lines: startup).contains(.failed)
+        if let server { console.write(DemoTour.text(baseURL: server.baseURL, palette: Palette(enabled: colors))) }
+
+        let reader: any LineReader =
+            if !commands.isEmpty {
+                ArgumentLineReader(commands)
+            } else if interactive {
+                EditLineReader(snapshot: executor.snapshot, history: history.all)
+            } else {
+                PlainLineReader()
+            }
+        let repl = REPL(executor: executor, reader: reader, history: history, colors: colors, recordsHistory: interactive)
+        let status = await repl.run()
+        await server?.stop()
+        if status != 0 || failedAtStart { throw ExitCode(1) }
+    }
+}
+
+/// The three lines `fathom --demo` prints before the prompt.
+enum DemoTour {
+    static func text(baseURL: String, palette: Palette) -> String {
+        """
+        \(palette.bold("Fathom demo API at \(baseURL)")) — users, todos, auth, errors, slow and large responses.
+        Try: get /users · get /users/1 · post /users name=Grace email=grace@example.com · get /users/9999
+        Auth: post /login username=ada password=lovelace, then auth bearer TOKEN · help lists every command
+
+        """
     }
 }
 

@@ -1,3 +1,4 @@
+import ArgumentParser
 import FathomDemo
 import FathomHTTP
 import Foundation
@@ -19,6 +20,26 @@ struct Style {
             default: "0"
             }
         return paint(status.description, "1;\(color)")
+    }
+}
+
+/// `fathom tour`: the library tour against the demo API.
+struct TourCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tour", abstract: "Start the demo API and walk through the FathomHTTP library against it.")
+
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        let server = try await DemoAPI.start()
+        let style = Style(enabled: output.color.isEnabled)
+        do {
+            try await Tour(baseURL: server.baseURL, style: style).run()
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
     }
 }
 

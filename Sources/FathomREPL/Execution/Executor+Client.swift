@@ -1,0 +1,257 @@
+import FathomHTTP
+import FathomJSON
+import Foundation
+import Logging
+
+/// The client the session sends through, rebuilt only when a setting it depends on changes (so
+/// connections and an OAuth2 token survive everything else).
+struct ClientCache {
+    struct Key: Equatable {
+        var transport: AsyncHTTPClientTransport.Configuration
+        var mocks: [ClientSettings.MockRoute]
+        var cookies: Bool
+        var logDetail: LogDetail
+        var logFile: String?
+        var oauth: [String]?
+    }
+
+    var key: Key?
+    var client: NetworkClient?
+    var transport: AsyncHTTPClientTransport?
+}
+
+extension Executor {
+    // MARK: - Settings
+
+    func setDecoder(_ mode: DecoderMode?) {
+        guard let mode else { return say(session.settings.decoder.rawValue) }
+        session.settings.decoder = mode
+    }
+
+    func setLog(_ detail: LogDetail?, file: String?) throws {
+        guard let detail else {
+            return say(session.settings.logDetail.rawValue + (session.settings.logFile.map { " → \($0)" } ?? ""))
+        }
+        if let file {
+            let path = Self.expandTilde(file)
+            guard FileManager.default.fileExists(atPath: path) || FileManager.default.createFile(
+                atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+            else {
+                throw CommandError("cannot create log file '\(file)'")
+            }
+            guard let handle = FileHandle(forWritingAtPath: path) else {
+                throw CommandError("cannot write to log file '\(file)'")
+            }
+            try? handle.close()
+            session.settings.logFile = path
+        } else if detail == .off {
+            session.settings.logFile = nil
+        }
+        session.settings.logDetail = detail
+    }
+
+    func setTimeout(_ setting: Setting<Duration>) {
+        switch setting {
+        case .show: say(session.settings.timeout?.shortDescription ?? "60 s (default)")
+        case .set(let duration): session.settings.timeout = duration
+        case .off: session.settings.timeout = nil
+        }
+    }
+
+    func setRedirects(_ setting: Setting<Int>) {
+        switch setting {
+        case .show: say(session.settings.redirectLimit.map { "follow up to \($0)" } ?? "off")
+        case .set(let limit): session.settings.redirectLimit = limit
+        case .off: session.settings.redirectLimit = nil
+        }
+    }
+
+    func setInsecure(_ on: Bool?) {
+        guard let on else { return say(session.settings.insecure ? "on" : "off") }
+        session.settings.insecure = on
+    }
+
+    func setProxy(_ setting: Setting<String>) throws {
+        switch setting {
+        case .show: say(session.settings.proxy.map { redactor.redact($0) } ?? "from the environment (HTTP_PROXY, HTTPS_PROXY, NO_PROXY)")
+        case .set(let url):
+            let proxy = try ProxyServer(parsing: url)
+            if let password = proxy.password { redactor.addSecret(password) }
+            session.settings.proxy = url
+        case .off: session.settings.proxy = nil
+        }
+    }
+
+    func setPager(_ mode: PagerMode?) {
+        guard let mode else { return say(session.settings.pager.rawValue) }
+        session.settings.pager = mode
+    }
+
+    func cookies(_ action: CookiesAction) {
+        switch action {
+        case .list:
+            let cookies = cookieJar.cookies
+            guard !cookies.isEmpty else {
+                return say(session.settings.cookies ? "no cookies" : "the cookie jar is off")
+            }
+            say(
+                cookies.map { cookie in
+                    let value = redactor.redactHeaderValue(cookie.value, name: .cookie)
+                    return "\(cookie.name)=\(value)  " + palette.dim("\(cookie.domain)\(cookie.path)")
+                }.joined(separator: "\n"))
+        case .clear: cookieJar.removeAll()
+        case .on: session.settings.cookies = true
+        case .off: session.settings.cookies = false
+        }
+    }
+
+    func mock(_ action: MockAction) throws {
+        switch action {
+        case .list:
+            let routes = session.settings.mocks
+            say(
+                routes.isEmpty
+                    ? "no mocks"
+                    : routes.map { "\($0.path) → \($0.status)\($0.file.map { " @\($0)" } ?? "")" }.joined(separator: "\n"))
+        case .off: session.settings.mocks = []
+        case .file(let path, let file):
+            let expanded = Self.expandTilde(try session.variables.expand(file))
+            guard FileManager.default.isReadableFile(atPath: expanded) else {
+                throw CommandError("cannot read '\(file)'", hint: "give a readable file after @")
+            }
+            addMock(ClientSettings.MockRoute(path: try session.variables.expand(path), status: 200, file: expanded))
+        case .status(let path, let code):
+            addMock(ClientSettings.MockRoute(path: try session.variables.expand(path), status: code, file: nil))
+        }
+    }
+
+    private func addMock(_ route: ClientSettings.MockRoute) {
+        session.settings.mocks.removeAll { $0.path == route.path }
+        session.settings.mocks.append(route)
+    }
+
+    // MARK: - The client
+
+    /// The client for the current settings, built or reused.
+    func client() async throws -> NetworkClient {
+        let settings = session.settings
+        var transportConfiguration = AsyncHTTPClientTransport.Configuration()
+        transportConfiguration.verifyCertificates = !settings.insecure
+        transportConfiguration.redirectLimit = settings.redirectLimit
+        if let timeout = settings.timeout { transportConfiguration.timeout = timeout }
+        if let proxy = settings.proxy { transportConfiguration.proxy = .server(try ProxyServer(parsing: proxy)) }
+
+        var oauth: [String]?
+        if case .oauth2ClientCredentials(let url, let id, let secret, let scope) = session.auth {
+            let variables = session.variables
+            oauth = [try variables.expand(url), try variables.expand(id), try variables.expand(secret)]
+                + (try scope.map { [try variables.expand($0)] } ?? [])
+        }
+        let key = ClientCache.Key(
+            transport: transportConfiguration, mocks: settings.mocks, cookies: settings.cookies,
+            logDetail: settings.logDetail, logFile: settings.logFile, oauth: oauth)
+        if let client = clients.client, clients.key == key { return client }
+
+        let transport: AsyncHTTPClientTransport
+        if let existing = clients.transport, existing.configuration == transportConfiguration {
+            transport = existing
+        } else {
+            transport = AsyncHTTPClientTransport(configuration: transportConfiguration)
+            if let old = clients.transport {
+                Task.detached { try? await old.shutdown() }
+            }
+            clients.transport = transport
+        }
+        var wire: any Transport = transport
+        if !settings.mocks.isEmpty {
+            let mocks = MockTransport(fallback: transport)
+            for route in settings.mocks {
+                let response =
+                    if let file = route.file { try MockResponse.file(file, status: route.status) } else {
+                        MockResponse.status(route.status)
+                    }
+                mocks.register(route.path, response)
+            }
+            wire = mocks
+        }
+
+        var interceptors: [any Interceptor] = []
+        if settings.cookies { interceptors.append(.cookies(cookieJar)) }
+        if let oauth {
+            interceptors.append(.authenticator(oauthAuthenticator(oauth, transport: wire)))
+        }
+        var logger: Logger?
+        if settings.logDetail > .off {
+            let sink = settings.logFile.map { LineLogHandler.Sink.file($0) } ?? .standardError
+            let redactor = self.redactor
+            logger = Logger(label: "fathom.wire") { _ in LineLogHandler(sink: sink, redactor: redactor) }
+        }
+        let client = NetworkClient(
+            configuration: NetworkClient.Configuration(
+                interceptors: interceptors, logger: logger, logDetail: settings.logDetail, redactor: redactor),
+            transport: wire)
+        clients.client = client
+        clients.key = key
+        return client
+    }
+
+    /// OAuth2 client credentials ([RFC 6749 §4.4](https://www.rfc-editor.org/rfc/rfc6749#section-4.4)):
+    /// a token fetched on first use, cached, fetched again after a 401.
+    private func oauthAuthenticator(_ values: [String], transport: any Transport) -> BearerTokenAuthenticator {
+        let tokenClient = NetworkClient(configuration: .init(redactor: redactor), transport: transport)
+        let redactor = self.redactor
+        return BearerTokenAuthenticator {
+            var form = [QueryItem("grant_type", "client_credentials")]
+            form.append(QueryItem("client_id", values[1]))
+            form.append(QueryItem("client_secret", values[2]))
+            if values.count > 3 { form.append(QueryItem("scope", values[3])) }
+            let response = try await tokenClient.send(NetworkRequest.post(values[0]).body(form: form))
+            guard response.status.isSuccess else {
+                let message = ErrorMessage.extract(from: response) ?? "HTTP \(response.status)"
+                throw NetworkError.transport("the OAuth2 token request failed: \(message)")
+            }
+            guard let document = try? JSON(parsing: response.body), case .string(let token)? = document["access_token"]
+            else {
+                throw NetworkError.transport("the OAuth2 token response has no access_token")
+            }
+            redactor.addSecret(token)
+            return token
+        }
+    }
+}
+
+/// Writes the wire log one event per line — `12:04:05.120 response method=GET status=200 …` —
+/// to standard error or appended to a file. The library has already masked the data; the line is
+/// masked once more as a whole.
+struct LineLogHandler: LogHandler {
+    enum Sink: Sendable {
+        case standardError
+        case file(String)
+    }
+
+    let sink: Sink
+    let redactor: Redactor
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let all = metadata.merging(event.metadata ?? [:]) { $1 }
+        let fields = all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        let time = Date().formatted(.iso8601.time(includingFractionalSeconds: true))
+        let line = Data(redactor.redact("\(time) \(event.message) \(fields)\n").utf8)
+        switch sink {
+        case .standardError:
+            FileHandle.standardError.write(line)
+        case .file(let path):
+            guard let handle = FileHandle(forWritingAtPath: path) else { return }
+            handle.seekToEndOfFile()
+            handle.write(line)
+            try? handle.close()
+        }
+    }
+}

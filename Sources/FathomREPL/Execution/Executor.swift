@@ -1,0 +1,169 @@
+import FathomHTTP
+import FathomJSON
+import Foundation
+
+/// Runs command lines against a session: parse → ``Command`` → execute → render.
+///
+/// Driven by text alone (no terminal), so tests feed it lines and read what it wrote. Every
+/// failure is one error line and leaves the session as it was.
+public actor Executor {
+    /// What running a line came to.
+    public enum Outcome: Equatable, Sendable {
+        case succeeded
+        case failed
+        /// `exit` was entered.
+        case exit
+    }
+
+    public struct Options: Sendable {
+        public var colors: Bool
+        /// Where `env` looks for environments, in order.
+        public var environmentPaths: [String]
+        /// A `.env` file whose values secrets may come from.
+        public var dotEnvPath: String?
+        public var history: HistoryStore
+        /// The process environment (`{{$env.NAME}}`, `FATHOM_SECRET_<NAME>`).
+        public var environment: [String: String]
+
+        public init(
+            colors: Bool = false, environmentPaths: [String] = EnvironmentFile.defaultPaths(),
+            dotEnvPath: String? = FileManager.default.currentDirectoryPath + "/.env",
+            history: HistoryStore = HistoryStore(path: nil),
+            environment: [String: String] = ProcessInfo.processInfo.environment
+        ) {
+            self.colors = colors
+            self.environmentPaths = environmentPaths
+            self.dotEnvPath = dotEnvPath
+            self.history = history
+            self.environment = environment
+        }
+    }
+
+    /// Sent unless the draft or a default sets its own.
+    public static let userAgent = "fathom/0.2"
+
+    let console: any Console
+    let options: Options
+    var palette: Palette
+    var session: Session
+    /// Masks every secret in everything the executor prints; shared with the client's wire log.
+    public nonisolated let redactor = Redactor()
+    let cookieJar = CookieJar()
+    /// What the prompt and completion read, from the line editor's thread.
+    public nonisolated let snapshot = SessionSnapshot()
+    var clients = ClientCache()
+
+    public init(console: any Console, options: Options = Options()) {
+        self.console = console
+        self.options = options
+        self.palette = Palette(enabled: options.colors)
+        self.session = Session(variables: Variables(environment: options.environment))
+        if let path = options.dotEnvPath {
+            session.dotEnv = DotEnv.load(path)
+            session.variables.environment.merge(session.dotEnv) { process, _ in process }
+        }
+        snapshot.update(from: session)
+    }
+
+    /// Runs one entry (a line, or several gathered by ``LineAssembler``).
+    public func run(_ entry: String) async -> Outcome {
+        defer { snapshot.update(from: session) }
+        do {
+            let command = try CommandParser.parse(entry)
+            return try await execute(command)
+        } catch let error as CommandError {
+            fail(error.description)
+        } catch let error as NetworkError {
+            fail(Self.describe(error))
+        } catch is CancellationError {
+            fail("cancelled")
+        } catch {
+            fail("error: \(error)")
+        }
+        return .failed
+    }
+
+    /// Runs several entries in order, as `-c` does; a failure does not stop the rest.
+    public func run(lines: [String]) async -> [Outcome] {
+        var outcomes: [Outcome] = []
+        for line in lines {
+            let outcome = await run(line)
+            outcomes.append(outcome)
+            if outcome == .exit { break }
+        }
+        return outcomes
+    }
+
+    func execute(_ command: Command) async throws -> Outcome {
+        switch command {
+        case .nothing: break
+        case .exit: return .exit
+        case .base(let url): try setBase(url)
+        case .path(let target): session.draft.target = target
+        case .cd(let argument): session.draft.cd(argument)
+        case .method(let method): try setMethod(method)
+        case .query(let edits): try editQuery(edits)
+        case .header(let edits): editHeaders(edits)
+        case .body(let spec): try setBody(spec)
+        case .send: return try await send()
+        case .show(let target): try show(target)
+        case .reset: session.draft = Draft()
+        case .oneLiner(let method, let target, let items): return try await oneLiner(method, target, items)
+        case .defaults(let edit): editDefaults(edit)
+        case .auth(let spec): try await setAuth(spec)
+        case .set(let name, let value): try setVariable(name, value)
+        case .unset(let name): try unsetVariable(name)
+        case .vars: listVariables()
+        case .secret(let name, let value): try await setSecret(name, value)
+        case .reveal(let name): try reveal(name)
+        case .env(let use): try useEnvironment(use)
+        case .decoder(let mode): setDecoder(mode)
+        case .log(let detail, let file): try setLog(detail, file: file)
+        case .timeout(let setting): setTimeout(setting)
+        case .redirects(let setting): setRedirects(setting)
+        case .insecure(let on): setInsecure(on)
+        case .proxy(let setting): try setProxy(setting)
+        case .cookies(let action): cookies(action)
+        case .mock(let action): try mock(action)
+        case .pager(let mode): setPager(mode)
+        case .help(let topic): help(topic)
+        case .history: listHistory()
+        }
+        return .succeeded
+    }
+
+    // MARK: - Output
+
+    /// Prints `text` (a line or more) with every secret masked.
+    func say(_ text: String) {
+        console.write(redactor.redact(text.hasSuffix("\n") ? text : text + "\n"))
+    }
+
+    /// Prints one error line, masked.
+    func fail(_ message: String) {
+        console.writeError(redactor.redact(palette.red(message)) + "\n")
+    }
+
+    /// A long text: through the pager when it is taller than the terminal, else printed.
+    func show(long text: String) {
+        let masked = redactor.redact(text)
+        let pager = session.settings.pager
+        if console.isInteractive, pager != .off {
+            let lines = masked.reduce(into: 0) { count, character in if character == "\n" { count += 1 } }
+            if pager == .on || (console.rows > 0 && lines > console.rows - 2), console.page(masked) { return }
+        }
+        console.write(masked.hasSuffix("\n") || masked.isEmpty ? masked : masked + "\n")
+    }
+
+    /// A network error as one line, with what to do where there is something to do.
+    static func describe(_ error: NetworkError) -> String {
+        let text = "error: \(error)"
+        switch error {
+        case .tls: return text + " — use `insecure on` to proceed"
+        case .timeout(.total, _), .timeout(.read, _): return text + " — allow more with `timeout 30s`"
+        case .tooManyRedirects: return text + " — change the limit with `redirects N`"
+        case .noMock: return text + " — add one with `mock PATH @FILE`, or `mock off`"
+        default: return text
+        }
+    }
+}

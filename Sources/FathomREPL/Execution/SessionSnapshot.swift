@@ -1,0 +1,63 @@
+import FathomHTTP
+import Synchronization
+
+/// What the line editor's thread needs from the session — the prompt and completion words —
+/// copied after each command so the editor never touches the executor.
+public final class SessionSnapshot: Sendable {
+    public struct Values: Sendable {
+        public var method = "GET"
+        /// `host:port/path` of the draft, as the prompt shows it.
+        public var location = ""
+        public var variableNames: [String] = []
+        /// Paths seen in requests and responses, most recent last.
+        public var paths: [String] = []
+        public var headerNames: [String] = []
+        public var environmentNames: [String] = []
+    }
+
+    static let pathLimit = 500
+    private let values = Mutex(Values())
+
+    public init() {}
+
+    public var current: Values { values.withLock { $0 } }
+
+    func update(from session: Session) {
+        let draft = session.draft
+        let base = session.base.map { Draft.splitTarget($0) }
+        let (prefix, path) = Draft.splitTarget(draft.target)
+        var location: String
+        if !prefix.isEmpty {
+            location = Self.hostPart(prefix) + path
+        } else if let base {
+            let basePath = base.path == "/" ? "" : base.path
+            location = Self.hostPart(base.prefix) + basePath + (path == "/" && !basePath.isEmpty ? "" : path)
+        } else {
+            location = path
+        }
+        values.withLock { values in
+            values.method = draft.method.rawValue
+            values.location = location
+            values.variableNames = session.variables.names
+            values.headerNames = Array(Set(draft.headers.map(\.name) + session.defaultHeaders.map(\.name))).sorted()
+            values.environmentNames = session.environments.map(\.name)
+        }
+    }
+
+    /// Remembers paths for completion (deduplicated, bounded).
+    func remember(paths new: [String]) {
+        guard !new.isEmpty else { return }
+        values.withLock { values in
+            for path in new {
+                values.paths.removeAll { $0 == path }
+                values.paths.append(path)
+            }
+            if values.paths.count > Self.pathLimit { values.paths.removeFirst(values.paths.count - Self.pathLimit) }
+        }
+    }
+
+    static func hostPart(_ prefix: String) -> String {
+        guard let range = prefix.range(of: "://") else { return prefix }
+        return String(prefix[range.upperBound...])
+    }
+}

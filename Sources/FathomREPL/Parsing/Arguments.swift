@@ -1,0 +1,117 @@
+/// The words after a command name, consumed one at a time, with the raw text still at hand for
+/// commands that take the rest of the line as written (`header`, `body`, `set`).
+struct Arguments {
+    private(set) var raw: Substring
+    private(set) var column: Int
+    let command: String
+
+    init(raw: Substring, column: Int, command: String) {
+        self.raw = raw
+        self.column = column
+        self.command = command
+    }
+
+    var isEmpty: Bool { raw.allSatisfy { $0 == " " || $0 == "\t" } || raw.first == "#" }
+
+    /// The next word, or `nil` at the end.
+    mutating func optionalWord() throws(CommandError) -> Word? {
+        guard let first = try Tokenizer.scan(raw, firstColumn: column).first else {
+            raw = raw[raw.endIndex...]
+            return nil
+        }
+        let rest = raw[first.end...]
+        let trimmed = rest.drop { $0 == " " || $0 == "\t" }
+        column = first.endColumn + rest.distance(from: rest.startIndex, to: trimmed.startIndex)
+        raw = trimmed
+        return first.word
+    }
+
+    /// The next word; an error naming `what` when there is none.
+    mutating func word(_ what: String) throws(CommandError) -> Word {
+        guard let word = try optionalWord() else {
+            let spec = CommandTable.spec(named: command)
+            throw CommandError("missing \(what)", column: column, hint: spec.map { "usage: \($0.synopsis)" })
+        }
+        return word
+    }
+
+    /// The only remaining word.
+    mutating func single(_ what: String) throws(CommandError) -> Word {
+        let word = try word(what)
+        try end()
+        return word
+    }
+
+    /// All remaining words.
+    mutating func words() throws(CommandError) -> [Word] {
+        let words = try Tokenizer.words(raw, firstColumn: column)
+        raw = raw[raw.endIndex...]
+        return words
+    }
+
+    /// Fails when anything is left.
+    mutating func end() throws(CommandError) {
+        let left = try Tokenizer.words(raw, firstColumn: column)
+        if let extra = left.first {
+            let spec = CommandTable.spec(named: command)
+            throw CommandError(
+                "unexpected '\(extra.text)'", column: extra.column, hint: spec.map { "usage: \($0.synopsis)" })
+        }
+    }
+
+    /// `= VALUE` (or just `VALUE`): the value as written, one pair of surrounding quotes removed.
+    mutating func afterEquals() throws(CommandError) -> String {
+        var text = raw
+        if text.first == "=" {
+            text = text.dropFirst().drop { $0 == " " || $0 == "\t" }
+        }
+        guard !text.isEmpty else {
+            throw CommandError("missing value", column: column, hint: "write NAME = VALUE")
+        }
+        raw = raw[raw.endIndex...]
+        return CommandParser.unquote(String(text).trimmingTrailingBlanks)
+    }
+
+    mutating func optionalChoice<Choice: RawRepresentable & CaseIterable>(_: Choice.Type) throws(CommandError)
+        -> Choice? where Choice.RawValue == String
+    {
+        guard let word = try optionalWord() else { return nil }
+        try end()
+        guard let choice = Choice(rawValue: word.text.lowercased()) else {
+            throw badChoice(word, Choice.allCases.map(\.rawValue))
+        }
+        return choice
+    }
+
+    mutating func optionalSwitch() throws(CommandError) -> Bool? {
+        guard let word = try optionalWord() else { return nil }
+        try end()
+        switch word.text.lowercased() {
+        case "on", "true", "yes": return true
+        case "off", "false", "no": return false
+        default: throw badChoice(word, ["on", "off"])
+        }
+    }
+
+    mutating func setting<Value>(_ parse: (Word) throws(CommandError) -> Value) throws(CommandError) -> Setting<Value> {
+        guard let word = try optionalWord() else { return .show }
+        try end()
+        if word.text.lowercased() == "off" { return .off }
+        return .set(try parse(word))
+    }
+
+    func badChoice(_ word: Word, _ choices: [String]) -> CommandError {
+        let suggestion = CommandError.suggestion(for: word.text, among: choices)
+        return CommandError(
+            "unknown \(command) option '\(word.text)'", column: word.column,
+            hint: suggestion ?? "expected \(choices.joined(separator: ", "))")
+    }
+}
+
+extension String {
+    var trimmingTrailingBlanks: String {
+        var copy = self
+        while let last = copy.last, last == " " || last == "\t" { copy.removeLast() }
+        return copy
+    }
+}

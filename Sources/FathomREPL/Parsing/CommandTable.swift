@@ -1,0 +1,165 @@
+/// One command of the language: what `help` shows and what completion offers.
+public struct CommandSpec: Sendable {
+    /// What completion offers after the command name.
+    public enum Completion: Sendable {
+        case none
+        /// Fixed words (subcommands or values).
+        case words([String])
+        /// Header names, then media types after `Content-Type:`/`Accept:`.
+        case headers
+        /// Paths seen in this session's requests and responses.
+        case paths
+        /// Variable names.
+        case variables
+        /// Files.
+        case files
+        /// Request items after a path (header names, variables).
+        case requestItems
+        /// Command names.
+        case commands
+    }
+
+    public var name: String
+    public var aliases: [String] = []
+    public var synopsis: String
+    public var summary: String
+    public var details: String = ""
+    public var completion: Completion = .none
+    public var group: Group
+
+    public enum Group: String, CaseIterable, Sendable {
+        case draft = "Build and send a request"
+        case session = "Session: every request gets these"
+        case client = "Client settings"
+        case other = "Other"
+    }
+}
+
+/// The one table of commands: the parser, `help` and completion all read it, so they cannot drift.
+public enum CommandTable {
+    public static let methods = ["get", "post", "put", "patch", "delete", "head", "options"]
+
+    public static let all: [CommandSpec] =
+        [
+            CommandSpec(
+                name: "base", synopsis: "base [URL]", summary: "set the base URL relative paths resolve against",
+                details: "Without a URL, shows it. `fathom URL` sets it at start.", completion: .paths, group: .draft),
+            CommandSpec(
+                name: "path", synopsis: "path PATH|URL", summary: "replace the draft's path (a full URL is allowed)",
+                details: "`path /users/{{id}}` — variables expand when the request is sent.", completion: .paths,
+                group: .draft),
+            CommandSpec(
+                name: "cd", synopsis: "cd SEGMENT | cd .. | cd /", summary: "move the draft's path like a directory",
+                completion: .paths, group: .draft),
+            CommandSpec(
+                name: "method", synopsis: "method [GET|POST|…]", summary: "set the draft's method (GET by default)",
+                completion: .words(methods.map { $0.uppercased() }), group: .draft),
+            CommandSpec(
+                name: "query", synopsis: "query [name=value | name | -name]…",
+                summary: "add query items; `-name` removes; bare `query` lists", completion: .variables, group: .draft),
+            CommandSpec(
+                name: "header", synopsis: "header [Name: value | -Name]",
+                summary: "set a draft header; `-Name` removes; bare `header` lists", completion: .headers, group: .draft),
+            CommandSpec(
+                name: "body", synopsis: "body JSON | TEXT | @FILE | <<EOF | form k=v… | json k=v k:=raw… | multipart k=v f@path | none",
+                summary: "set the draft's body",
+                details: """
+                    Inline JSON may span lines until its brackets balance. `body <<EOF` reads lines until one is \
+                    exactly `EOF`. `json` fields: `name=text` is a string, `name:=42` raw JSON. `multipart`: \
+                    `name=text` fields and `name@path` files. Without arguments, shows the body.
+                    """,
+                completion: .words(["form", "json", "multipart", "none"]), group: .draft),
+            CommandSpec(name: "send", synopsis: "send", summary: "send the draft and show the response", group: .draft),
+            CommandSpec(
+                name: "show", synopsis: "show [request|response|#N|session|headers on|off]",
+                summary: "preview the request (secrets masked) or show a response again",
+                completion: .words(["request", "response", "session", "headers"]), group: .draft),
+            CommandSpec(name: "reset", synopsis: "reset", summary: "clear the draft (method, path, query, headers, body)", group: .draft),
+        ]
+        + methods.map { method in
+            CommandSpec(
+                name: method, synopsis: "\(method) [PATH|URL] [ITEMS…]",
+                summary: "set the draft to \(method.uppercased()) and send it",
+                details: """
+                    Items as HTTPie writes them: `Name:Value` header, `Name:` removes it, `name==value` query, \
+                    `name=value` string field, `name:=json` raw JSON field, `name@file` file field (multipart).
+                    """,
+                completion: .paths, group: .draft)
+        }
+        + [
+            CommandSpec(
+                name: "default", synopsis: "default [header Name: value | header -Name | query name=value | query -name]",
+                summary: "headers and query items every request gets; bare `default` lists",
+                completion: .words(["header", "query"]), group: .session),
+            CommandSpec(
+                name: "auth",
+                synopsis: "auth bearer TOKEN | basic USER[:PASS] | apikey header|query NAME VALUE | oauth2 client-credentials URL ID SECRET [SCOPE] | none",
+                summary: "how every request is authorized",
+                details: """
+                    `basic USER` asks for the password without echo. OAuth2 tokens are fetched on first use, \
+                    cached, and fetched again on a 401. Credentials are secrets: masked everywhere.
+                    """,
+                completion: .words(["bearer", "basic", "apikey", "oauth2", "none"]), group: .session),
+            CommandSpec(
+                name: "set", synopsis: "set NAME = VALUE", summary: "set a variable; `{{NAME}}` expands in every argument",
+                completion: .variables, group: .session),
+            CommandSpec(name: "unset", synopsis: "unset NAME", summary: "remove a variable", completion: .variables, group: .session),
+            CommandSpec(name: "vars", synopsis: "vars", summary: "list variables (secrets masked)", group: .session),
+            CommandSpec(
+                name: "secret", synopsis: "secret NAME [= VALUE]",
+                summary: "a variable whose value is masked everywhere and never written to disk",
+                details: "The value comes from FATHOM_SECRET_<NAME>, a `.env` file, or a prompt without echo.",
+                completion: .variables, group: .session),
+            CommandSpec(
+                name: "reveal", synopsis: "reveal NAME", summary: "print one secret's value, unmasked, when asked by name",
+                completion: .variables, group: .session),
+            CommandSpec(
+                name: "env", synopsis: "env [use NAME]",
+                summary: "list environments, or switch to one (its base URL and variables)",
+                details: "Read from ./fathom.env.json or $XDG_CONFIG_HOME/fathom/environments.json.",
+                completion: .words(["use"]), group: .session),
+            CommandSpec(
+                name: "decoder", synopsis: "decoder [auto|json|text|hex|raw]", summary: "how response bodies are shown",
+                completion: .words(DecoderMode.allCases.map(\.rawValue)), group: .client),
+            CommandSpec(
+                name: "log", synopsis: "log [off|info|headers|body] [FILE]",
+                summary: "the masked wire log, on standard error or appended to FILE",
+                completion: .words(["off", "info", "headers", "body"]), group: .client),
+            CommandSpec(
+                name: "timeout", synopsis: "timeout [10s|500ms|off]", summary: "the longest a whole request may take",
+                completion: .words(["off"]), group: .client),
+            CommandSpec(
+                name: "redirects", synopsis: "redirects [N|off]", summary: "how many redirects to follow (5 by default)",
+                completion: .words(["off"]), group: .client),
+            CommandSpec(
+                name: "insecure", synopsis: "insecure [on|off]", summary: "accept untrusted TLS certificates",
+                completion: .words(["on", "off"]), group: .client),
+            CommandSpec(
+                name: "proxy", synopsis: "proxy [URL|off]", summary: "send requests through an HTTP proxy",
+                completion: .words(["off"]), group: .client),
+            CommandSpec(
+                name: "cookies", synopsis: "cookies [clear|on|off]", summary: "the cookie jar (on by default); lists cookies",
+                completion: .words(["clear", "on", "off"]), group: .client),
+            CommandSpec(
+                name: "mock", synopsis: "mock PATH @FILE | mock PATH status CODE | mock off",
+                summary: "answer matching paths locally (the library's MockTransport); bare `mock` lists",
+                completion: .files, group: .client),
+            CommandSpec(
+                name: "pager", synopsis: "pager [auto|on|off]", summary: "page bodies taller than the terminal through $PAGER",
+                completion: .words(PagerMode.allCases.map(\.rawValue)), group: .client),
+            CommandSpec(
+                name: "help", aliases: ["?"], synopsis: "help [COMMAND]", summary: "list commands, or explain one",
+                completion: .commands, group: .other),
+            CommandSpec(name: "history", synopsis: "history", summary: "the lines entered (secrets masked)", group: .other),
+            CommandSpec(name: "exit", aliases: ["quit"], synopsis: "exit", summary: "leave (Ctrl-D too)", group: .other),
+        ]
+
+    /// The spec named `name` or one of its aliases.
+    public static func spec(named name: String) -> CommandSpec? {
+        let lowered = name.lowercased()
+        return all.first { $0.name == lowered || $0.aliases.contains(lowered) }
+    }
+
+    /// Every name a line may start with.
+    public static var names: [String] { all.flatMap { [$0.name] + $0.aliases } }
+}

@@ -1,0 +1,92 @@
+/// Gathers physical lines into one entry: inline JSON bodies that span lines until their brackets
+/// balance, and heredocs (`body <<EOF` … `EOF`).
+public struct LineAssembler: Sendable {
+    private var lines: [String] = []
+    private var heredocEnd: String?
+    private var depth = 0
+
+    public init() {}
+
+    /// Whether an entry is half-read (the prompt shows a continuation marker).
+    public var isContinuing: Bool { !lines.isEmpty }
+
+    /// Adds a line; returns the whole entry when it is complete.
+    public mutating func add(_ line: String) -> String? {
+        if let end = heredocEnd {
+            lines.append(line)
+            guard line.trimmingTrailingBlanks == end else { return nil }
+            return finish()
+        }
+        if lines.isEmpty {
+            let trimmed = line.trimmingLeadingBlanks
+            guard trimmed.lowercased().hasPrefix("body") else { return line }
+            let rest = trimmed.dropFirst(4).trimmingLeadingBlanks
+            if rest.hasPrefix("<<") {
+                let tag = String(rest.dropFirst(2)).trimming(" \t'\"")
+                guard !tag.isEmpty else { return line }
+                heredocEnd = tag
+                lines.append(line)
+                return nil
+            }
+            guard rest.hasPrefix("{") || rest.hasPrefix("[") else { return line }
+            depth = 0
+        }
+        lines.append(line)
+        depth += Self.bracketBalance(line)
+        return depth > 0 ? nil : finish()
+    }
+
+    /// Drops a half-read entry (Ctrl-C at a continuation prompt).
+    public mutating func cancel() {
+        lines = []
+        heredocEnd = nil
+        depth = 0
+    }
+
+    /// The half-read entry, for end of input: it runs as it is and fails with a clear error.
+    public mutating func flush() -> String? {
+        guard !lines.isEmpty else { return nil }
+        return finish()
+    }
+
+    private mutating func finish() -> String {
+        let entry = lines.joined(separator: "\n")
+        cancel()
+        return entry
+    }
+
+    /// Opening minus closing brackets outside JSON strings. Strings do not span lines in JSON.
+    static func bracketBalance(_ line: String) -> Int {
+        var balance = 0
+        var inString = false
+        var escaped = false
+        for byte in line.utf8 {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["): balance += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"): balance -= 1
+            default: break
+            }
+        }
+        return balance
+    }
+}
+
+extension String {
+    func trimming(_ set: String) -> String {
+        var copy = Substring(self)
+        while let first = copy.first, set.contains(first) { copy.removeFirst() }
+        while let last = copy.last, set.contains(last) { copy.removeLast() }
+        return String(copy)
+    }
+}

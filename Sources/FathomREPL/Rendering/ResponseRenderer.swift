@@ -1,0 +1,138 @@
+import FathomHTTP
+import FathomJSON
+import Foundation
+
+/// Turns responses and request previews into text. Secrets are masked by the caller, on the
+/// whole text, so that nothing rendered here can carry one out.
+struct ResponseRenderer {
+    let palette: Palette
+    let decoder: DecoderMode
+    let showHeaders: Bool
+    let redactor: Redactor
+
+    /// The status line: status, protocol, times, size, number.
+    func statusLine(_ response: NetworkResponse<Data>, number: Int) -> String {
+        let timing = response.timing
+        var parts = [
+            "\(response.httpVersion) \(palette.status(response.status))",
+            "\(timing.total.shortDescription) (first byte \(timing.firstByte.shortDescription))",
+            ByteCount.format(response.body.count),
+        ]
+        if !response.redirects.isEmpty {
+            parts.append("\(response.redirects.count) redirect\(response.redirects.count == 1 ? "" : "s")")
+        }
+        parts.append(palette.bold("#\(number)"))
+        return parts.joined(separator: palette.dim(" · "))
+    }
+
+    /// The whole response: status line, headers, a one-line error summary, the body.
+    func render(_ response: NetworkResponse<Data>, number: Int) -> String {
+        var text = statusLine(response, number: number) + "\n"
+        if showHeaders {
+            for field in redactor.redact(response.headers) {
+                text += palette.dim("\(field.name.rawName): \(field.value)") + "\n"
+            }
+        }
+        if response.status.code >= 400, let message = ErrorMessage.extract(from: response) {
+            text += palette.red("✗ \(message)") + "\n"
+        }
+        let body = renderBody(response.body, contentType: response.contentType)
+        if !body.isEmpty {
+            if showHeaders { text += "\n" }
+            text += body
+            if !body.hasSuffix("\n") { text += "\n" }
+        }
+        return text
+    }
+
+    /// A body as the decoder setting asks: JSON pretty and colored, text, or a hexdump.
+    func renderBody(_ body: Data, contentType: String?) -> String {
+        guard !body.isEmpty else { return "" }
+        switch decoder {
+        case .raw: return String(decoding: body, as: UTF8.self)
+        case .hex: return HexDump.render(body, limit: body.count)
+        case .json:
+            do {
+                return try JSONFormatter.formatted(body, as: palette.json)
+            } catch {
+                return palette.red("body is not JSON: \(error.summary)") + "\n" + (text(body, contentType: contentType) ?? "")
+            }
+        case .text:
+            return text(body, contentType: contentType) ?? String(decoding: body, as: UTF8.self)
+        case .auto:
+            if MediaType.isJSON(contentType) || (contentType == nil && Self.startsLikeJSON(body)) {
+                if let formatted = try? JSONFormatter.formatted(body, as: palette.json, options: .lenient) {
+                    return formatted
+                }
+            }
+            if let text = text(body, contentType: contentType), Self.isTextual(contentType) || Self.looksLikeText(text) {
+                return text
+            }
+            return binarySummary(body, contentType: contentType)
+        }
+    }
+
+    func binarySummary(_ body: Data, contentType: String?) -> String {
+        let header = palette.dim("binary body, \(ByteCount.format(body.count)), \(contentType ?? "no content type")")
+        return header + "\n" + HexDump.render(body, limit: 256) + palette.dim("(`decoder hex` shows it all)") + "\n"
+    }
+
+    /// The body decoded with its charset (UTF-8 unless it says otherwise).
+    func text(_ body: Data, contentType: String?) -> String? {
+        let charset = contentType.flatMap { MediaType.parameter("charset", in: $0) }?.lowercased() ?? "utf-8"
+        let encoding: String.Encoding =
+            switch charset {
+            case "iso-8859-1", "latin1", "latin-1", "iso8859-1": .isoLatin1
+            case "us-ascii", "ascii": .ascii
+            case "utf-16": .utf16
+            case "utf-16le": .utf16LittleEndian
+            case "utf-16be": .utf16BigEndian
+            case "windows-1252", "cp1252": .windowsCP1252
+            default: .utf8
+            }
+        return String(data: body, encoding: encoding)
+    }
+
+    static func startsLikeJSON(_ body: Data) -> Bool {
+        guard let first = body.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return false }
+        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+    }
+
+    static func isTextual(_ contentType: String?) -> Bool {
+        guard let contentType else { return false }
+        let essence = MediaType.essence(contentType)
+        return essence.hasPrefix("text/") || essence.hasSuffix("xml") || essence.hasSuffix("javascript")
+            || essence == MediaType.form || MediaType.parameter("charset", in: contentType) != nil
+    }
+
+    /// Valid text with no control characters other than tab and line breaks.
+    static func looksLikeText(_ text: String) -> Bool {
+        !text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t" }
+    }
+}
+
+/// `00000000  89 50 4e 47 0d 0a 1a 0a  00 00 00 0d 49 48 44 52  |.PNG........IHDR|`
+enum HexDump {
+    static func render(_ data: Data, limit: Int) -> String {
+        var text = ""
+        let shown = data.prefix(limit)
+        var offset = 0
+        let bytes = Array(shown)
+        while offset < bytes.count {
+            let row = bytes[offset..<min(offset + 16, bytes.count)]
+            var hex = ""
+            for (index, byte) in row.enumerated() {
+                hex += String(format: "%02x ", byte)
+                if index == 7 { hex += " " }
+            }
+            hex = hex.padding(toLength: 49, withPad: " ", startingAt: 0)
+            let ascii = String(row.map { (0x20..<0x7F).contains($0) ? Character(UnicodeScalar($0)) : "." })
+            text += String(format: "%08x  ", offset) + hex + " |" + ascii + "|\n"
+            offset += 16
+        }
+        if data.count > limit {
+            text += "… \(data.count - limit) more bytes\n"
+        }
+        return text
+    }
+}

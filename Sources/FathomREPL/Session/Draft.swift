@@ -1,0 +1,86 @@
+import FathomHTTP
+
+/// The request being built: templates as the person wrote them, expanded only when sent.
+public struct Draft: Equatable, Sendable {
+    public struct Header: Equatable, Sendable {
+        public var name: String
+        public var value: String
+    }
+
+    public struct QueryPair: Equatable, Sendable {
+        public var name: String
+        public var value: String?
+    }
+
+    public var method: HTTPMethod = .get
+    /// A path (`/users/{{id}}`) or a full URL.
+    public var target = "/"
+    public var query: [QueryPair] = []
+    public var headers: [Header] = []
+    public var body: BodySpec = .none
+
+    public init() {}
+
+    // MARK: Editing
+
+    mutating func apply(_ edit: QueryEdit) {
+        switch edit {
+        case .add(let name, let value): query.append(QueryPair(name: name, value: value))
+        case .remove(let name): query.removeAll { $0.name == name }
+        }
+    }
+
+    mutating func apply(_ edit: HeaderEdit) {
+        switch edit {
+        case .set(let name, let value):
+            let canonical = NetworkHeaders.Name(name)
+            if let index = headers.firstIndex(where: { NetworkHeaders.Name($0.name) == canonical }) {
+                headers[index].value = value
+                let kept = headers[index]
+                headers.removeAll { NetworkHeaders.Name($0.name) == canonical && $0 != kept }
+            } else {
+                headers.append(Header(name: name, value: value))
+            }
+        case .remove(let name):
+            headers.removeAll { NetworkHeaders.Name($0.name) == NetworkHeaders.Name(name) }
+        }
+    }
+
+    /// Moves the path like a directory: `cd users`, `cd ..`, `cd /`, `cd /a/b`.
+    mutating func cd(_ argument: String) {
+        let (prefix, path) = Self.splitTarget(target)
+        var segments = path.split(separator: "/").map(String.init)
+        if argument.hasPrefix("/") { segments = [] }
+        for part in argument.split(separator: "/") {
+            switch part {
+            case ".": continue
+            case "..": if !segments.isEmpty { segments.removeLast() }
+            default: segments.append(String(part))
+            }
+        }
+        target = prefix + "/" + segments.joined(separator: "/")
+    }
+
+    /// Splits `https://host:1/a/b` into (`https://host:1`, `/a/b`); a path has no prefix.
+    static func splitTarget(_ target: String) -> (prefix: String, path: String) {
+        guard let scheme = target.range(of: "://") else { return ("", target) }
+        let afterScheme = target[scheme.upperBound...]
+        guard let slash = afterScheme.firstIndex(of: "/") else { return (target, "/") }
+        return (String(target[..<slash]), String(target[slash...]))
+    }
+
+    /// Applies HTTPie-style items: headers, query, and body fields (JSON, or multipart with files).
+    mutating func apply(_ items: [RequestItem]) {
+        var fields: [RequestItem] = []
+        for item in items {
+            switch item {
+            case .header(let name, let value): apply(.set(name: name, value: value))
+            case .removeHeader(let name): apply(HeaderEdit.remove(name))
+            case .query(let name, let value): query.append(QueryPair(name: name, value: value))
+            case .field, .rawJSON, .file: fields.append(item)
+            }
+        }
+        guard !fields.isEmpty else { return }
+        body = fields.contains { $0.kind == .file } ? .multipart(fields) : .json(fields)
+    }
+}

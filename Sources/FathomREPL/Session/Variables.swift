@@ -1,0 +1,72 @@
+import FathomHTTP
+import Foundation
+
+/// Named values that `{{name}}` expands to; some of them secret.
+public struct Variables: Sendable {
+    /// Names in the order they were first set.
+    public private(set) var names: [String] = []
+    private var values: [String: String] = [:]
+    /// Names whose values are masked everywhere and never written to disk.
+    public private(set) var secrets: Set<String> = []
+    /// Where `{{$env.NAME}}` looks: the process environment, then a `.env` file.
+    var environment: [String: String]
+
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.environment = environment
+    }
+
+    public subscript(name: String) -> String? { values[name] }
+
+    public func isSecret(_ name: String) -> Bool { secrets.contains(name) }
+
+    /// Sets a variable and returns the value it replaced.
+    @discardableResult
+    mutating func set(_ name: String, _ value: String, secret: Bool = false) -> String? {
+        if values[name] == nil { names.append(name) }
+        let old = values.updateValue(value, forKey: name)
+        if secret { secrets.insert(name) }
+        return old
+    }
+
+    /// Removes a variable and returns its value.
+    mutating func remove(_ name: String) -> String? {
+        names.removeAll { $0 == name }
+        secrets.remove(name)
+        return values.removeValue(forKey: name)
+    }
+
+    /// `template` with each `{{name}}` and `{{$env.NAME}}` replaced.
+    ///
+    /// - Throws: ``CommandError`` naming the first unknown variable (with its column when the
+    ///   template starts at `column`).
+    public func expand(_ template: String, column: Int? = nil) throws(CommandError) -> String {
+        guard template.contains("{{") else { return template }
+        var result = ""
+        var rest = template[...]
+        while let open = rest.range(of: "{{") {
+            result += rest[..<open.lowerBound]
+            guard let close = rest[open.upperBound...].range(of: "}}") else {
+                result += rest[open.lowerBound...]
+                return result
+            }
+            let name = rest[open.upperBound..<close.lowerBound].trimmingBlanks
+            let at = column.map { $0 + template.distance(from: template.startIndex, to: open.lowerBound) }
+            if name.hasPrefix("$env.") {
+                let key = String(name.dropFirst(5))
+                guard let value = environment[key] else {
+                    throw CommandError("environment variable '\(key)' is not set", column: at)
+                }
+                result += value
+            } else if let value = values[name] {
+                result += value
+            } else {
+                let hint =
+                    CommandError.suggestion(for: name, among: names) ?? "set it with `set \(name) = …`"
+                throw CommandError("unknown variable '\(name)'", column: at, hint: hint)
+            }
+            rest = rest[close.upperBound...]
+        }
+        result += rest
+        return result
+    }
+}

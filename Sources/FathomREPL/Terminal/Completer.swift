@@ -1,0 +1,135 @@
+import Foundation
+
+/// Tab completion from the command table and the session: command names, subcommands, header
+/// names and media types, `{{variable}}` names, files after `@`, and paths seen in this session.
+public struct Completer: Sendable {
+    /// What may replace the word under the cursor.
+    public struct Completion: Equatable, Sendable {
+        /// The word being completed (the text the candidates start with).
+        public var word: String
+        /// Full replacements for ``word``, each with what follows it (a space, `": "`, `/`).
+        public var candidates: [String]
+    }
+
+    public static let commonHeaders = [
+        "Accept", "Accept-Encoding", "Accept-Language", "Authorization", "Cache-Control", "Content-Type", "Cookie",
+        "If-Match", "If-None-Match", "If-Modified-Since", "Origin", "Prefer", "Range", "Referer", "User-Agent",
+        "X-API-Key", "X-Request-ID", "X-Correlation-ID", "X-Forwarded-For",
+    ]
+
+    public static let mediaTypes = [
+        "application/json", "application/problem+json", "application/x-www-form-urlencoded", "application/xml",
+        "application/octet-stream", "multipart/form-data", "text/plain", "text/html", "text/csv", "*/*",
+    ]
+
+    let values: SessionSnapshot.Values
+    let listFiles: @Sendable (String) -> [String]
+
+    public init(values: SessionSnapshot.Values, listFiles: @escaping @Sendable (String) -> [String] = Completer.files) {
+        self.values = values
+        self.listFiles = listFiles
+    }
+
+    /// Completions for `line`, the text before the cursor.
+    public func complete(_ line: String) -> Completion {
+        let words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        let endsWithSpace = line.last == " " || line.isEmpty
+        let current = endsWithSpace ? "" : (words.last ?? "")
+        let previous = endsWithSpace ? words : Array(words.dropLast())
+
+        // A variable reference, anywhere.
+        if let open = current.range(of: "{{", options: .backwards), !current[open.upperBound...].contains("}}") {
+            let head = String(current[..<open.upperBound])
+            let partial = String(current[open.upperBound...])
+            let names = values.variableNames.filter { $0.hasPrefix(partial) }
+            return Completion(word: current, candidates: names.map { head + $0 + "}}" })
+        }
+        // A file after `@` (body @f, mock /x @f, item name@f).
+        if let at = current.firstIndex(of: "@") {
+            let head = String(current[...at])
+            let partial = String(current[current.index(after: at)...])
+            return Completion(word: current, candidates: listFiles(partial).map { head + $0 })
+        }
+        guard let command = previous.first?.lowercased() else {
+            return Completion(word: current, candidates: Self.matching(CommandTable.names, current, suffix: " "))
+        }
+        guard let spec = CommandTable.spec(named: command) else { return Completion(word: current, candidates: []) }
+        let position = previous.count  // the index of the word being completed
+
+        switch spec.completion {
+        case .none:
+            return Completion(word: current, candidates: [])
+        case .commands:
+            return Completion(word: current, candidates: Self.matching(CommandTable.names, current, suffix: ""))
+        case .variables:
+            return Completion(word: current, candidates: Self.matching(values.variableNames, current, suffix: " "))
+        case .files:
+            return Completion(word: current, candidates: position == 1 ? Self.matching(values.paths, current, suffix: " ") : [])
+        case .words(let words):
+            if spec.name == "default", position >= 2, previous[1].lowercased() == "header" {
+                return headerCompletion(previous.dropFirst(2), current)
+            }
+            if spec.name == "env", position == 2, previous[1] == "use" {
+                return Completion(word: current, candidates: Self.matching(values.environmentNames, current, suffix: ""))
+            }
+            return Completion(word: current, candidates: position == 1 ? Self.matching(words, current, suffix: " ") : [])
+        case .headers:
+            return headerCompletion(previous.dropFirst(), current)
+        case .paths:
+            if position == 1 { return Completion(word: current, candidates: Self.matching(values.paths, current, suffix: "")) }
+            return Completion(word: current, candidates: Self.matching(Self.commonHeaders + values.headerNames, current, suffix: ":"))
+        case .requestItems:
+            return Completion(word: current, candidates: Self.matching(Self.commonHeaders, current, suffix: ":"))
+        }
+    }
+
+    private func headerCompletion(_ before: ArraySlice<String>, _ current: String) -> Completion {
+        if let name = before.first, name.hasSuffix(":") {
+            let header = name.dropLast().lowercased()
+            if header == "content-type" || header == "accept" {
+                return Completion(word: current, candidates: Self.matching(Self.mediaTypes, current, suffix: ""))
+            }
+            return Completion(word: current, candidates: [])
+        }
+        let names = Array(Set(Self.commonHeaders + values.headerNames)).sorted()
+        return Completion(word: current, candidates: Self.matching(names, current, suffix: ": "))
+    }
+
+    static func matching(_ words: [String], _ prefix: String, suffix: String) -> [String] {
+        var seen = Set<String>()
+        return words.filter { $0.lowercased().hasPrefix(prefix.lowercased()) && seen.insert($0).inserted }
+            .map { $0 + suffix }
+    }
+
+    /// Files and directories starting with `partial` (directories end with `/`).
+    public static func files(_ partial: String) -> [String] {
+        let expanded = partial.hasPrefix("~/") ? NSHomeDirectory() + partial.dropFirst() : partial
+        let directory: String
+        let namePrefix: String
+        if let slash = expanded.lastIndex(of: "/") {
+            directory = String(expanded[...slash])
+            namePrefix = String(expanded[expanded.index(after: slash)...])
+        } else {
+            directory = ""
+            namePrefix = expanded
+        }
+        let shownDirectory = partial.lastIndex(of: "/").map { String(partial[...$0]) } ?? ""
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)
+        else { return [] }
+        return names.filter { $0.hasPrefix(namePrefix) && (namePrefix.hasPrefix(".") || !$0.hasPrefix(".")) }.sorted()
+            .map { name in
+                var isDirectory: ObjCBool = false
+                _ = FileManager.default.fileExists(atPath: directory + name, isDirectory: &isDirectory)
+                return shownDirectory + name + (isDirectory.boolValue ? "/" : "")
+            }
+    }
+
+    /// The longest prefix all candidates share.
+    public static func commonPrefix(_ candidates: [String]) -> String {
+        guard var prefix = candidates.first else { return "" }
+        for candidate in candidates.dropFirst() {
+            while !candidate.hasPrefix(prefix) { prefix.removeLast() }
+        }
+        return prefix
+    }
+}

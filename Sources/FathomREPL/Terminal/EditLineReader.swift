@@ -1,0 +1,193 @@
+import CEditLine
+import Foundation
+import Synchronization
+
+/// The prompt on a terminal: libedit (Emacs keys, Up/Down, Ctrl-R), tab completion, Ctrl-C that
+/// clears the line, Ctrl-D that ends input.
+///
+/// libedit blocks in `el_gets`, and the cooperative pool has only as many threads as cores, so
+/// the editor runs on its own thread; each `readLine` hands it a job and awaits the answer. The
+/// C callbacks (prompt, completion, Ctrl-C) run on that thread inside `el_gets` and find this
+/// object through `EL_CLIENTDATA`.
+public final class EditLineReader: LineReader, @unchecked Sendable {
+    // Touched only on the editor thread (inside jobs and callbacks).
+    private let editLine: OpaquePointer
+    private let history: OpaquePointer
+    private var prompt: UnsafeMutablePointer<CChar>?
+    private var interrupted = false
+    private let snapshot: SessionSnapshot
+
+    private enum Job {
+        case read(prompt: String, CheckedContinuation<LineInput?, Never>)
+        case remember(String)
+    }
+
+    private let jobs = JobQueue<Job>()
+
+    /// - Parameters:
+    ///   - snapshot: Where completion finds variables, paths and headers.
+    ///   - history: Earlier entries, oldest first, for Up/Down and Ctrl-R.
+    public init(snapshot: SessionSnapshot, history entries: [String]) {
+        self.snapshot = snapshot
+        editLine = el_init("fathom", fathom_stdin(), fathom_stdout(), fathom_stderr())
+        history = history_init()
+        fathom_history_setsize(history, Int32(HistoryStore.defaultLimit))
+        fathom_history_setunique(history, 1)
+        for entry in entries { fathom_history_enter(history, entry) }
+
+        fathom_el_set_editor(editLine, "emacs")
+        fathom_el_set_signal(editLine, 1)
+        fathom_el_set_history(editLine, history)
+        fathom_el_disable_isig(editLine)
+        fathom_el_set_clientdata(editLine, Unmanaged.passUnretained(self).toOpaque())
+        fathom_el_set_prompt(
+            editLine,
+            { editLine in
+                guard let editLine, let reader = EditLineReader.owner(of: editLine) else { return nil }
+                return reader.prompt
+            }, 1)
+        fathom_el_addfn(
+            editLine, "fathom-complete", "Complete the word before the cursor",
+            { editLine, _ in
+                guard let editLine, let reader = EditLineReader.owner(of: editLine) else { return UInt8(CC_ERROR) }
+                return reader.complete(editLine)
+            })
+        fathom_el_bind(editLine, "^I", "fathom-complete")
+        fathom_el_addfn(
+            editLine, "fathom-interrupt", "Discard the line",
+            { editLine, _ in
+                guard let editLine, let reader = EditLineReader.owner(of: editLine) else { return UInt8(CC_ERROR) }
+                return reader.discardLine(editLine)
+            })
+        fathom_el_bind(editLine, "^C", "fathom-interrupt")
+
+        let thread = Thread { [jobs, unowned self] in
+            while true {
+                self.run(jobs.take())
+            }
+        }
+        thread.name = "fathom-line-editor"
+        thread.start()
+    }
+
+    public func readLine(prompt: String) async -> LineInput? {
+        await withCheckedContinuation { continuation in
+            jobs.put(.read(prompt: prompt, continuation))
+        }
+    }
+
+    public func remember(_ entry: String) {
+        jobs.put(.remember(entry))
+    }
+
+    // MARK: - On the editor thread
+
+    private func run(_ job: Job) {
+        switch job {
+        case .remember(let entry):
+            fathom_history_enter(history, entry)
+        case .read(let text, let continuation):
+            free(prompt)
+            prompt = strdup(Self.escapingANSI(text))
+            interrupted = false
+            var count: Int32 = 0
+            guard let line = el_gets(editLine, &count), count > 0 else {
+                continuation.resume(returning: nil)
+                return
+            }
+            if interrupted {
+                continuation.resume(returning: .interrupted)
+                return
+            }
+            var text = String(cString: line)
+            if text.hasSuffix("\n") { text.removeLast() }
+            continuation.resume(returning: .line(text))
+        }
+    }
+
+    private static func owner(of editLine: OpaquePointer) -> EditLineReader? {
+        guard let data = fathom_el_get_clientdata(editLine) else { return nil }
+        return Unmanaged<EditLineReader>.fromOpaque(data).takeUnretainedValue()
+    }
+
+    /// The text before the cursor, and the whole line's length in bytes.
+    private func lineBeforeCursor(_ editLine: OpaquePointer) -> (String, cursorToEnd: Int, length: Int) {
+        let info = el_line(editLine).pointee
+        let before = UnsafeRawBufferPointer(
+            start: UnsafeRawPointer(info.buffer), count: info.cursor - info.buffer)
+        return (String(decoding: before, as: UTF8.self), info.lastchar - info.cursor, info.lastchar - info.buffer)
+    }
+
+    private func complete(_ editLine: OpaquePointer) -> UInt8 {
+        let (before, _, _) = lineBeforeCursor(editLine)
+        let completion = Completer(values: snapshot.current).complete(before)
+        let candidates = completion.candidates
+        guard !candidates.isEmpty else { return UInt8(CC_REFRESH_BEEP) }
+        let replacement = candidates.count == 1 ? candidates[0] : Completer.commonPrefix(candidates)
+        if replacement.utf8.count > completion.word.utf8.count || candidates.count == 1 {
+            el_deletestr(editLine, Int32(completion.word.count))
+            el_insertstr(editLine, replacement)
+            return UInt8(CC_REFRESH)
+        }
+        let width = (candidates.map(\.count).max() ?? 0) + 2
+        var rows: Int32 = 0
+        var columns: Int32 = 0
+        fathom_terminal_size(&rows, &columns)
+        let perRow = max(1, Int(columns == 0 ? 80 : columns) / width)
+        var listing = "\n"
+        for (index, candidate) in candidates.enumerated() {
+            listing += candidate.padding(toLength: width, withPad: " ", startingAt: 0)
+            if (index + 1) % perRow == 0 { listing += "\n" }
+        }
+        if !listing.hasSuffix("\n") { listing += "\n" }
+        FileHandle.standardOutput.write(Data(listing.utf8))
+        return UInt8(CC_REDISPLAY)
+    }
+
+    private func discardLine(_ editLine: OpaquePointer) -> UInt8 {
+        let (_, toEnd, length) = lineBeforeCursor(editLine)
+        el_cursor(editLine, Int32(toEnd))
+        el_deletestr(editLine, Int32(length))
+        interrupted = true
+        FileHandle.standardOutput.write(Data("^C".utf8))
+        return UInt8(CC_NEWLINE)
+    }
+
+    /// Wraps ANSI escape sequences in `\u{1}` so libedit does not count them as width.
+    static func escapingANSI(_ text: String) -> String {
+        var result = ""
+        var inEscape = false
+        for scalar in text.unicodeScalars {
+            if scalar == "\u{1B}" {
+                result += "\u{1}"
+                inEscape = true
+            }
+            result.unicodeScalars.append(scalar)
+            if inEscape, scalar == "m" {
+                result += "\u{1}"
+                inEscape = false
+            }
+        }
+        return result
+    }
+}
+
+/// A blocking queue for the editor thread.
+final class JobQueue<Job>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var jobs: [Job] = []
+
+    func put(_ job: Job) {
+        condition.lock()
+        jobs.append(job)
+        condition.signal()
+        condition.unlock()
+    }
+
+    func take() -> Job {
+        condition.lock()
+        defer { condition.unlock() }
+        while jobs.isEmpty { condition.wait() }
+        return jobs.removeFirst()
+    }
+}

@@ -1,0 +1,50 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Ctrl-C outside the line editor (while a command runs): cancels the command in flight.
+///
+/// SIGINT is ignored as a signal and watched through a `DispatchSource`, whose handler runs on a
+/// dispatch queue, not on any actor. With nothing in flight (a script between commands), Ctrl-C
+/// ends the process with status 130, as shells expect.
+final class InterruptHandler {
+    /// The command in flight, shared with the signal handler.
+    private final class Current: Sendable {
+        let task = Mutex<Task<Executor.Outcome, Never>?>(nil)
+    }
+
+    private let current = Current()
+    private let source: any DispatchSourceSignal
+
+    init() {
+        signal(SIGINT, SIG_IGN)
+        source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        source.setEventHandler(handler: Self.handler(current))
+        source.resume()
+    }
+
+    deinit {
+        source.cancel()
+    }
+
+    /// Built outside any actor: a handler inferred `@MainActor` would crash at the first Ctrl-C.
+    private nonisolated static func handler(_ current: Current) -> @Sendable () -> Void {
+        { @Sendable in
+            let task = current.task.withLock { $0 }
+            if let task {
+                task.cancel()
+            } else {
+                exit(130)
+            }
+        }
+    }
+
+    /// Runs `operation` as the task Ctrl-C cancels.
+    func run(_ operation: @escaping @Sendable () async -> Executor.Outcome) async -> Executor.Outcome {
+        let task = Task { await operation() }
+        current.task.withLock { $0 = task }
+        let outcome = await task.value
+        current.task.withLock { $0 = nil }
+        return outcome
+    }
+}
