@@ -292,7 +292,8 @@ public enum DemoAPI {
             }
             let status = HTTPResponse.Status(code: code)
             if code >= 400 {
-                return DemoResponse.problem(code, title: status.reasonPhrase, detail: "you asked for status \(code)")
+                let title = status.reasonPhrase.isEmpty ? "Error \(code)" : status.reasonPhrase
+                return DemoResponse.problem(code, title: title, detail: "you asked for status \(code)")
             }
             return Response(status: status)
         }

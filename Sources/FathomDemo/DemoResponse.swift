@@ -23,7 +23,8 @@ enum DemoResponse {
 
     static func encode<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) -> Response {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
+        // Sorted keys: the same bytes on every run, so transcripts and recordings compare.
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
         let data = (try? encoder.encode(value)) ?? Data("null".utf8)
         return Response(
             status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: data))

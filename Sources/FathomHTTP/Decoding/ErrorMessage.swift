@@ -23,9 +23,9 @@ public enum ErrorMessage {
     }
 
     static func message(in object: [String: Any]) -> String? {
-        let title = object["title"] as? String
-        let detail = object["detail"] as? String
-        if let title, let detail, !detail.isEmpty { return title == detail ? title : "\(title): \(detail)" }
+        let title = (object["title"] as? String).flatMap { $0.isEmpty ? nil : $0 }
+        let detail = (object["detail"] as? String).flatMap { $0.isEmpty ? nil : $0 }
+        if let title, let detail { return title == detail ? title : "\(title): \(detail)" }
         if let message = object["message"] as? String { return message }
         if let error = object["error"] as? String {
             if let description = object["error_description"] as? String { return "\(error): \(description)" }

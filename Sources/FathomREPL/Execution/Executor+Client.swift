@@ -144,7 +144,15 @@ extension Executor {
         var oauth: [String]?
         if case .oauth2ClientCredentials(let url, let id, let secret, let scope) = session.auth {
             let variables = session.variables
-            oauth = [try variables.expand(url), try variables.expand(id), try variables.expand(secret)]
+            var tokenURL = try variables.expand(url)
+            if !tokenURL.contains("://") {
+                // A relative token URL resolves against the base, as request paths do.
+                guard let base = baseURL() else {
+                    throw CommandError("no base URL for the token URL '\(tokenURL)'", hint: "set one with `base http://…`")
+                }
+                tokenURL = try NetworkRequest(tokenURL).prepared(baseURL: base).url.description
+            }
+            oauth = [tokenURL, try variables.expand(id), try variables.expand(secret)]
                 + (try scope.map { [try variables.expand($0)] } ?? [])
         }
         let key = ClientCache.Key(

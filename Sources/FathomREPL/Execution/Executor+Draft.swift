@@ -97,7 +97,8 @@ extension Executor {
             draft.body = .none
         }
         draft.apply(items)
-        _ = try request(for: draft)
+        // Validated whole before the draft changes: a bad one-liner leaves the session as it was.
+        _ = try prepare(draft)
         session.draft = draft
         return try await send()
     }

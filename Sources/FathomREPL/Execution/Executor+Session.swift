@@ -55,7 +55,8 @@ extension Executor {
             case .query: redactor.markSecretQuery(name)
             }
         case .oauth2ClientCredentials(let url, let id, let secret, let scope):
-            _ = try RequestURL(parsing: try variables.expand(url))
+            let tokenURL = try variables.expand(url)
+            if tokenURL.contains("://") { _ = try RequestURL(parsing: tokenURL) }
             _ = try variables.expand(id)
             _ = try scope.map { try variables.expand($0) }
             redactor.addSecret(try variables.expand(secret))

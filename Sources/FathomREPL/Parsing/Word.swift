@@ -15,9 +15,15 @@ public struct Word: Equatable, Sendable {
 }
 
 /// Splits a line into words as a shell does: blanks separate, `'…'` is literal, `"…"` allows
-/// `\"` and `\\`, a backslash outside quotes escapes the next character, and an unquoted `#` at the
-/// start of a word begins a comment.
+/// `\"` and `\\`, a backslash outside quotes escapes the next character, and an unquoted `#` followed
+/// by a blank (or ending the line) begins a comment: `#3` is a word, naming a response.
 enum Tokenizer {
+    /// `#` followed by a blank or the end of the line.
+    private static func isCommentStart(_ line: Substring, _ index: Substring.Index) -> Bool {
+        let next = line.index(after: index)
+        return next == line.endIndex || line[next] == " " || line[next] == "\t"
+    }
+
     static func words(_ line: Substring, firstColumn: Int = 1) throws(CommandError) -> [Word] {
         try scan(line, firstColumn: firstColumn).map(\.word)
     }
@@ -74,7 +80,7 @@ enum Tokenizer {
                 if start == nil { start = column }
                 escaping = true
                 quoted = true
-            case "#" where start == nil:
+            case "#" where start == nil && isCommentStart(line, index):
                 return words
             default:
                 if start == nil { start = column }

@@ -1,0 +1,71 @@
+import FathomDemo
+import FathomREPL
+import Foundation
+import Testing
+
+/// Runs a script through an executor against a real loopback server and returns what a person
+/// would have seen, each entry echoed as `» line`, with times, ports and dates made stable.
+struct Transcript {
+    let console: BufferConsole
+    let executor: Executor
+
+    init(console: BufferConsole = BufferConsole(), environment: [String: String] = [:], environmentPaths: [String] = []) {
+        self.console = console
+        executor = Executor(
+            console: console,
+            options: Executor.Options(
+                colors: false, environmentPaths: environmentPaths, dotEnvPath: nil, environment: environment))
+    }
+
+    /// Runs every entry of `script` (multi-line bodies and heredocs gathered as the REPL does).
+    @discardableResult
+    func run(_ script: String) async -> [Executor.Outcome] {
+        var assembler = LineAssembler()
+        var outcomes: [Executor.Outcome] = []
+        for line in script.split(separator: "\n", omittingEmptySubsequences: false) {
+            guard let entry = assembler.add(String(line)), !entry.isEmpty else { continue }
+            console.write("» \(entry.replacingOccurrences(of: "\n", with: "\n  "))\n")
+            outcomes.append(await executor.run(entry))
+        }
+        return outcomes
+    }
+
+    var text: String { Self.normalize(console.transcript) }
+
+    static func normalize(_ text: String) -> String {
+        var result = text
+        let rules: [(String, String)] = [
+            (#"\d+(\.\d+)? (ms|s)\b"#, "<t>"),
+            (#"127\.0\.0\.1:\d+"#, "127.0.0.1:<port>"),
+            (#"(?m)^Date: .*$"#, "Date: <date>"),
+        ]
+        for (pattern, replacement) in rules {
+            result = result.replacingOccurrences(of: pattern, with: replacement, options: .regularExpression)
+        }
+        return result
+    }
+}
+
+/// Snapshot files in `Snapshots/`, re-recorded only on purpose: `FATHOM_RECORD_SNAPSHOTS=1 swift test`.
+enum Snapshot {
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots")
+
+    static func check(_ text: String, named name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let url = directory.appendingPathComponent(name + ".txt")
+        if ProcessInfo.processInfo.environment["FATHOM_RECORD_SNAPSHOTS"] == "1" {
+            try Data(text.utf8).write(to: url)
+            return
+        }
+        guard let expected = try? String(contentsOf: url, encoding: .utf8) else {
+            Issue.record("no snapshot \(name).txt — record it with FATHOM_RECORD_SNAPSHOTS=1", sourceLocation: sourceLocation)
+            return
+        }
+        if text != expected {
+            let diff = zip(text.split(separator: "\n", omittingEmptySubsequences: false), expected.split(separator: "\n", omittingEmptySubsequences: false))
+                .enumerated().first { $0.element.0 != $0.element.1 }
+            Issue.record(
+                "\(name).txt differs at line \((diff?.offset ?? 0) + 1):\n  got:      \(diff?.element.0 ?? "")\n  expected: \(diff?.element.1 ?? "")\n--- whole output ---\n\(text)",
+                sourceLocation: sourceLocation)
+        }
+    }
+}
