@@ -20,7 +20,7 @@ run: deps
 test:
 	@scripts/install-deps.sh test
 	$(SWIFT) build --build-tests
-	$(SWIFT) test
+	scripts/with-httpbin.sh $(SWIFT) test
 
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests Benchmarks Package.swift

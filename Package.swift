@@ -120,7 +120,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FathomEndToEndTests",
-            dependencies: ["FathomDemo"]
+            dependencies: ["FathomDemo", "FathomTestSupport"]
         ),
     ]
 )

@@ -1,3 +1,4 @@
+import FathomTestSupport
 import Foundation
 
 /// Runs the built `fathom` binary as a user would.
@@ -23,10 +24,22 @@ enum FathomBinary {
     }
 
     /// Runs `fathom` with `arguments`, feeding `input` to its standard input.
-    static func run(_ arguments: [String], input: [UInt8]? = nil) throws -> Run {
+    static func run(_ arguments: [String], script: String, environment: [String: String] = [:], directory: String? = nil)
+        throws -> Run
+    {
+        try run(arguments, input: Array(script.utf8), environment: environment, directory: directory)
+    }
+
+    static func run(
+        _ arguments: [String], input: [UInt8]? = nil, environment: [String: String] = [:], directory: String? = nil
+    ) throws -> Run {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         let out = Pipe()
         let err = Pipe()
         let stdin = Pipe()
@@ -40,8 +53,16 @@ enum FathomBinary {
                 try? stdin.fileHandleForWriting.close()
             }.start()
         }
+        // Read standard error on its own thread: a full pipe on either stream would stall the child.
+        let stderrData = Locked(Data())
+        let stderrDone = DispatchSemaphore(value: 0)
+        Thread {
+            stderrData.withLock { $0 = err.fileHandleForReading.readDataToEndOfFile() }
+            stderrDone.signal()
+        }.start()
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        stderrDone.wait()
+        let stderr = stderrData.value
         process.waitUntilExit()
         return Run(
             status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),

@@ -23,6 +23,11 @@ final class BufferConsole: Console {
         combined.withLock { $0 += text }
     }
 
+    /// Adds the script's own line to the transcript only: it is input, not something Fathom printed.
+    func echo(_ text: String) {
+        combined.withLock { $0 += text }
+    }
+
     func writeError(_ text: String) {
         errors.withLock { $0 += text }
         combined.withLock { $0 += text }

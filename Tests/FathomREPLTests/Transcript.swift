@@ -24,7 +24,7 @@ struct Transcript {
         var outcomes: [Executor.Outcome] = []
         for line in script.split(separator: "\n", omittingEmptySubsequences: false) {
             guard let entry = assembler.add(String(line)), !entry.isEmpty else { continue }
-            console.write("» \(entry.replacingOccurrences(of: "\n", with: "\n  "))\n")
+            console.echo("» \(entry.replacingOccurrences(of: "\n", with: "\n  "))\n")
             outcomes.append(await executor.run(entry))
         }
         return outcomes

@@ -189,7 +189,9 @@ extension Executor {
         case .form(let fields):
             return .form(try fields.map { QueryItem(try variables.expand($0.name), try variables.expand($0.value)) })
         case .json(let items):
-            return .json(Data(try jsonObject(items).formatted(.compactText).utf8))
+            var text = try jsonObject(items).formatted(.compactText)
+            if text.hasSuffix("\n") { text.removeLast() }
+            return .json(Data(text.utf8))
         case .multipart(let items):
             var form = MultipartForm()
             for item in items {

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Runs a command with httpbin serving on 127.0.0.1 (a free port), its URL in FATHOM_HTTPBIN_URL.
+# httpbin and gunicorn are installed from PyPI into .build/httpbin-venv the first time.
+#   scripts/with-httpbin.sh swift test
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+venv=.build/httpbin-venv
+if [[ ! -x $venv/bin/gunicorn ]]; then
+    echo "Installing httpbin and gunicorn into $venv…"
+    mkdir -p .build
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check httpbin gunicorn
+fi
+
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
+"$venv/bin/gunicorn" --bind "127.0.0.1:$port" --workers 2 --log-level warning httpbin:app \
+    2> >(grep -v "flasgger is not installed" >&2) &
+gunicorn_pid=$!
+trap 'kill $gunicorn_pid 2>/dev/null || true; wait $gunicorn_pid 2>/dev/null || true' EXIT
+
+for _ in $(seq 1 100); do
+    if curl -s -o /dev/null "http://127.0.0.1:$port/get"; then break; fi
+    sleep 0.1
+done
+curl -s -o /dev/null "http://127.0.0.1:$port/get" || { echo "httpbin did not start" >&2; exit 1; }
+
+export FATHOM_HTTPBIN_URL="http://127.0.0.1:$port"
+"$@"
