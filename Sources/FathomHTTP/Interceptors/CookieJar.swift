@@ -5,8 +5,13 @@ import Synchronization
 /// ([RFC 6265](https://www.rfc-editor.org/rfc/rfc6265)): stored from `Set-Cookie`, sent back in
 /// `Cookie` to matching hosts and paths until they expire.
 ///
-/// Use it as an interceptor: `NetworkClient(interceptors: [.cookies(jar)])`.
-public final class CookieJar: Sendable {
+/// Give it to the transport — `AsyncHTTPClientTransport.Configuration(cookieJar: jar)` — which
+/// stores and sends cookies on every hop, redirects included (a login that sets a cookie and
+/// redirects is the usual case).
+public final class CookieJar: Hashable, Sendable {
+    public static func == (lhs: CookieJar, rhs: CookieJar) -> Bool { lhs === rhs }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
     /// One stored cookie.
     public struct Cookie: Hashable, Sendable {
         public var name: String
@@ -38,11 +43,10 @@ public final class CookieJar: Sendable {
         storage.withLock { $0.removeAll() }
     }
 
-    /// Stores the cookies `response` sets.
-    public func store(from response: NetworkResponse<Data>) {
-        let fields = response.headers.values(for: .setCookie)
+    /// Stores the cookies a response from `url` sets.
+    public func store(from headers: NetworkHeaders, url: RequestURL) {
+        let fields = headers.values(for: .setCookie)
         guard !fields.isEmpty else { return }
-        let url = response.url
         storage.withLock { cookies in
             for field in fields {
                 guard let cookie = Self.parse(field, url: url) else { continue }
@@ -128,28 +132,4 @@ public final class CookieJar: Sendable {
         }
         return nil
     }
-}
-
-/// Sends the jar's cookies with each request and stores those each response sets.
-public struct CookieInterceptor: Interceptor {
-    public let jar: CookieJar
-
-    public init(_ jar: CookieJar) {
-        self.jar = jar
-    }
-
-    public func intercept(_ request: PreparedRequest, next: @escaping Next) async throws -> NetworkResponse<Data> {
-        var request = request
-        if !request.headers.contains(.cookie), let cookie = jar.header(for: request.url) {
-            request.headers.add(.cookie, cookie)
-        }
-        let response = try await next(request)
-        jar.store(from: response)
-        return response
-    }
-}
-
-extension Interceptor where Self == CookieInterceptor {
-    /// Keeps cookies in `jar` between requests.
-    public static func cookies(_ jar: CookieJar) -> CookieInterceptor { CookieInterceptor(jar) }
 }

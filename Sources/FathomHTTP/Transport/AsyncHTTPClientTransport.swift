@@ -42,13 +42,16 @@ public final class AsyncHTTPClientTransport: Transport {
         public var decompressionRatioLimit: Int
         /// The largest body kept in memory, after decompression. 64 MiB by default.
         public var maxBodySize: Int
+        /// Where cookies are kept between requests and redirect hops; `nil` (the default) keeps none.
+        public var cookieJar: CookieJar?
 
         public init(
             verifyCertificates: Bool = true, caFile: String? = nil, allowHTTP2: Bool = true,
             redirectLimit: Int? = 10, connectTimeout: Duration = .seconds(10), timeout: Duration = .seconds(60),
             proxy: ProxySettings = .environment, decompression: Bool = true, decompressionRatioLimit: Int = 100,
-            maxBodySize: Int = 64 * 1024 * 1024
+            maxBodySize: Int = 64 * 1024 * 1024, cookieJar: CookieJar? = nil
         ) {
+            self.cookieJar = cookieJar
             self.verifyCertificates = verifyCertificates
             self.caFile = caFile
             self.allowHTTP2 = allowHTTP2
@@ -101,7 +104,13 @@ public final class AsyncHTTPClientTransport: Transport {
             current.headers.add(.acceptEncoding, "gzip, deflate")
         }
         var redirects: [RequestURL] = []
+        // The jar manages `Cookie` unless the caller set one.
+        let jar = current.headers.contains(.cookie) ? nil : configuration.cookieJar
         while true {
+            if let jar {
+                current.headers.remove(.cookie)
+                if let cookie = jar.header(for: current.url) { current.headers.add(.cookie, cookie) }
+            }
             let response: HTTPClientResponse
             do {
                 let client = try self.client(for: current.url)
@@ -111,6 +120,9 @@ public final class AsyncHTTPClientTransport: Transport {
             }
             let firstByte = ContinuousClock.now - start
             let code = Int(response.status.code)
+            if let jar, response.headers.contains(name: "set-cookie") {
+                jar.store(from: NetworkHeaders(response.headers.map { ($0.name, $0.value) }), url: current.url)
+            }
             if let limit = configuration.redirectLimit, Redirect.isRedirect(code),
                 let location = response.headers.first(name: "location")
             {

@@ -9,7 +9,6 @@ struct ClientCache {
     struct Key: Equatable {
         var transport: AsyncHTTPClientTransport.Configuration
         var mocks: [ClientSettings.MockRoute]
-        var cookies: Bool
         var logDetail: LogDetail
         var logFile: String?
         var oauth: [String]?
@@ -44,7 +43,7 @@ extension Executor {
             }
             try? handle.close()
             session.settings.logFile = path
-        } else if detail == .off {
+        } else {
             session.settings.logFile = nil
         }
         session.settings.logDetail = detail
@@ -140,6 +139,7 @@ extension Executor {
         transportConfiguration.redirectLimit = settings.redirectLimit
         if let timeout = settings.timeout { transportConfiguration.timeout = timeout }
         if let proxy = settings.proxy { transportConfiguration.proxy = .server(try ProxyServer(parsing: proxy)) }
+        if settings.cookies { transportConfiguration.cookieJar = cookieJar }
 
         var oauth: [String]?
         if case .oauth2ClientCredentials(let url, let id, let secret, let scope) = session.auth {
@@ -156,7 +156,7 @@ extension Executor {
                 + (try scope.map { [try variables.expand($0)] } ?? [])
         }
         let key = ClientCache.Key(
-            transport: transportConfiguration, mocks: settings.mocks, cookies: settings.cookies,
+            transport: transportConfiguration, mocks: settings.mocks,
             logDetail: settings.logDetail, logFile: settings.logFile, oauth: oauth)
         if let client = clients.client, clients.key == key { return client }
 
@@ -184,7 +184,6 @@ extension Executor {
         }
 
         var interceptors: [any Interceptor] = []
-        if settings.cookies { interceptors.append(.cookies(cookieJar)) }
         if let oauth {
             interceptors.append(.authenticator(oauthAuthenticator(oauth, transport: wire)))
         }

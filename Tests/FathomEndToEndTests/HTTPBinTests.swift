@@ -1,0 +1,205 @@
+import Foundation
+import Testing
+
+/// Every command against httpbin on 127.0.0.1 (started by `make test` through scripts/with-httpbin.sh,
+/// which sets FATHOM_HTTPBIN_URL). httpbin answers with what it received, so each test checks
+/// what Fathom actually sent.
+enum HTTPBin {
+    static let baseURL = ProcessInfo.processInfo.environment["FATHOM_HTTPBIN_URL"]
+}
+
+@Suite(.enabled(if: HTTPBin.baseURL != nil, "needs FATHOM_HTTPBIN_URL: run through `make test`"))
+struct HTTPBinTests {
+    static var baseURL: String? { HTTPBin.baseURL }
+
+    func run(_ script: String, environment: [String: String] = [:], directory: String? = nil) throws -> FathomBinary.Run {
+        try FathomBinary.run([Self.baseURL!], script: script, environment: environment, directory: directory)
+    }
+
+    @Test func queryHeadersAndDefaults() throws {
+        let result = try run(
+            """
+            default header X-Client: fathom-tests
+            default query api-version=2
+            path /get
+            query page=2 tag=a tag=b flag
+            header Accept: application/json
+            send
+            query -tag
+            header -Accept
+            default -X-Client
+            get /get q=='two words' X-Trace:abc
+            """)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains(#""page": "2""#))
+        #expect(result.stdout.contains(#""tag": ["#))
+        #expect(result.stdout.contains(#""api-version": "2""#))
+        #expect(result.stdout.contains(#""X-Client": "fathom-tests""#))
+        #expect(result.stdout.contains(#""q": "two words""#))
+        #expect(result.stdout.contains(#""X-Trace": "abc""#))
+        #expect(result.stdout.contains(#""User-Agent": "fathom/0.2""#))
+        #expect(result.stdout.components(separatedBy: #""X-Client": "fathom-tests""#).count == 2, "removed default not sent again")
+    }
+
+    @Test func everyBodyKind() throws {
+        let directory = NSTemporaryDirectory() + "fathom-bodies-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try Data(#"{"from": "file"}"#.utf8).write(to: URL(fileURLWithPath: directory + "/payload.json"))
+        try Data("photo bytes".utf8).write(to: URL(fileURLWithPath: directory + "/photo.txt"))
+        let result = try run(
+            """
+            post /post name=Ada age:=36 tags:='["x"]'
+            method PUT
+            path /put
+            body form a=1 b='two words'
+            send
+            body @payload.json
+            send
+            body multipart note=hello photo@photo.txt
+            send
+            body <<EOF
+            line one
+            line two
+            EOF
+            send
+            body {"inline": [1,
+              2]}
+            method PATCH
+            path /patch
+            send
+            body none
+            delete /delete
+            """, directory: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains(#""age": 36"#))
+        #expect(result.stdout.contains(#""form": {"#) && result.stdout.contains(#""b": "two words""#))
+        #expect(result.stdout.contains(#""from": "file""#))
+        #expect(result.stdout.contains(#""photo": "photo bytes""#))
+        #expect(result.stdout.contains(#""note": "hello""#))
+        #expect(result.stdout.contains(#""data": "line one\nline two""#))
+        #expect(result.stdout.contains(#""inline": ["#))
+        #expect(result.stdout.contains("\(Self.baseURL!)/delete"))
+    }
+
+    @Test func authenticationKinds() throws {
+        let result = try run(
+            """
+            auth basic user:passwd
+            get /basic-auth/user/passwd
+            auth bearer abc.def.ghi
+            get /bearer
+            auth apikey header X-API-Key key-123456789012345
+            get /headers
+            auth apikey query api_key key-query-1234567890
+            get /get
+            auth none
+            get /bearer
+            """)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains(#""authenticated": true"#))
+        #expect(result.stdout.contains(#""token": "abc.def.ghi""#) == false, "the bearer token is masked in the echo")
+        #expect(result.stdout.contains(#""token": "••••""#))
+        #expect(result.stdout.contains(#""X-Api-Key": "••••2345""#))
+        #expect(result.stdout.contains("api_key=••••7890") || result.stdout.contains(#""api_key": "••••7890""#))
+        #expect(result.stdout.contains("401 Unauthorized"))
+        #expect(!result.stdout.contains("key-123456789012345"))
+    }
+
+    @Test func cookiesRedirectsStatusesAndTimeouts() throws {
+        let result = try run(
+            """
+            show headers off
+            get /cookies/set session==s3cr3t-cookie theme==dark
+            cookies
+            get /cookies
+            cookies clear
+            get /cookies
+            redirects 1
+            get /redirect/3
+            redirects 5
+            get /redirect/3
+            get /status/418
+            timeout 500ms
+            get /delay/3
+            timeout off
+            get /gzip
+            """)
+        #expect(result.status == 1)
+        #expect(result.stdout.contains(#""theme": "dark""#))
+        #expect(result.stdout.contains("theme=dark  127.0.0.1/"))
+        #expect(result.stdout.contains(#""cookies": {}"#), "cleared")
+        #expect(result.stdout.contains("418 I'M A TEAPOT") || result.stdout.contains("418 I'm a teapot"))
+        #expect(result.stdout.contains(#""gzipped": true"#))
+        #expect(result.stdout.contains("3 redirects"))
+        #expect(result.stderr.contains("too many redirects (more than 1)"))
+        #expect(result.stderr.contains("timed out after 500 ms"))
+    }
+
+    @Test func decodersShowTextAndBinary() throws {
+        let result = try run(
+            """
+            show headers off
+            get /html
+            get /xml
+            get /bytes/64 seed==1
+            get /image/png
+            decoder hex
+            get /robots.txt
+            decoder raw
+            get /robots.txt
+            head /get
+            options /get
+            """)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("<h1>Herman Melville - Moby-Dick</h1>"))
+        #expect(result.stdout.contains("<?xml"))
+        #expect(result.stdout.contains("binary body, 64 B, application/octet-stream"))
+        #expect(result.stdout.contains("binary body,") && result.stdout.contains("image/png"))
+        #expect(result.stdout.contains("|User-agent: *"))
+        #expect(result.stdout.contains("Disallow: /deny"))
+    }
+
+    @Test func wireLogToAFileIsMasked() throws {
+        let directory = NSTemporaryDirectory() + "fathom-log-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let planted = "httpbin-planted-secret-0042"
+        let result = try run(
+            """
+            secret token
+            log body \(directory)/wire.log
+            auth bearer {{token}}
+            post /anything X-Token:{{token}} value={{token}}
+            log headers
+            get /anything?t={{token}}
+            log off
+            get /get
+            """, environment: ["FATHOM_SECRET_TOKEN": planted])
+        #expect(result.status == 0, "\(result.stderr)")
+        let log = try String(contentsOfFile: directory + "/wire.log", encoding: .utf8)
+        #expect(log.contains("request") && log.contains("response"))
+        for text in [log, result.stdout, result.stderr] {
+            #expect(!text.contains(planted))
+        }
+        #expect(result.stderr.contains("response"), "log without a file goes to standard error")
+    }
+
+    @Test func mockInFrontOfTheRealServer() throws {
+        let directory = NSTemporaryDirectory() + "fathom-mock-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try Data(#"{"mocked": "yes"}"#.utf8).write(to: URL(fileURLWithPath: directory + "/m.json"))
+        let result = try run(
+            """
+            mock /anything @\(directory)/m.json
+            get /anything
+            get /get
+            mock off
+            get /anything
+            """)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains(#""mocked": "yes""#))
+        #expect(result.stdout.components(separatedBy: #""url": ""#).count == 3, "unmocked paths reach httpbin")
+    }
+}
