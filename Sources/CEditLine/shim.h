@@ -27,8 +27,9 @@ static inline void *fathom_el_get_clientdata(EditLine *el) {
     el_get(el, EL_CLIENTDATA, &data);
     return data;
 }
-static inline int fathom_el_set_history(EditLine *el, History *history) {
-    return el_set(el, EL_HIST, history, history);
+static inline int fathom_el_set_history(EditLine *el, History *h) {
+    // The first argument is libedit's `history` function itself, the second the History object.
+    return el_set(el, EL_HIST, history, h);
 }
 static inline int fathom_el_addfn(EditLine *el, const char *name, const char *help, fathom_el_command_fn fn) {
     return el_set(el, EL_ADDFN, name, help, fn);

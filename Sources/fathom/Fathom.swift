@@ -76,7 +76,7 @@ struct Prompt: AsyncParsableCommand {
             } else {
                 PlainLineReader()
             }
-        let repl = REPL(executor: executor, reader: reader, history: history, colors: colors, recordsHistory: interactive)
+        let repl = REPL(executor: executor, reader: reader, history: history, colors: colors, interactive: interactive)
         let status = await repl.run()
         await server?.stop()
         if status != 0 || failedAtStart { throw ExitCode(1) }

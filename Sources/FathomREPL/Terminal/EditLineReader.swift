@@ -29,6 +29,10 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
     ///   - history: Earlier entries, oldest first, for Up/Down and Ctrl-R.
     public init(snapshot: SessionSnapshot, history entries: [String]) {
         self.snapshot = snapshot
+        // libedit decodes lines by the locale: in "C" a non-ASCII history entry (a masked "••••")
+        // ends history browsing. Use the environment's locale, else C.UTF-8.
+        let locale = setlocale(LC_CTYPE, "").map { String(cString: $0) } ?? "C"
+        if locale == "C" || locale == "POSIX" { setlocale(LC_CTYPE, "C.UTF-8") }
         editLine = el_init("fathom", fathom_stdin(), fathom_stdout(), fathom_stderr())
         history = history_init()
         fathom_history_setsize(history, Int32(HistoryStore.defaultLimit))
@@ -91,12 +95,15 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
             prompt = strdup(Self.escapingANSI(text))
             interrupted = false
             var count: Int32 = 0
-            guard let line = el_gets(editLine, &count), count > 0 else {
-                continuation.resume(returning: nil)
+            let line = el_gets(editLine, &count)
+            // Checked first: a discarded line comes back empty, which would otherwise read as Ctrl-D.
+            if interrupted {
+                FileHandle.standardOutput.write(Data("\n".utf8))
+                continuation.resume(returning: .interrupted)
                 return
             }
-            if interrupted {
-                continuation.resume(returning: .interrupted)
+            guard let line, count > 0 else {
+                continuation.resume(returning: nil)
                 return
             }
             var text = String(cString: line)

@@ -10,20 +10,21 @@ public final class REPL: Sendable {
     let reader: any LineReader
     let history: HistoryStore
     let palette: Palette
-    /// Whether entries are saved to the history file (an interactive session).
-    let recordsHistory: Bool
+    /// Whether a person is at a terminal: entries go to the history file, and the exit status is 0.
+    let interactive: Bool
 
     public init(
-        executor: Executor, reader: any LineReader, history: HistoryStore, colors: Bool, recordsHistory: Bool
+        executor: Executor, reader: any LineReader, history: HistoryStore, colors: Bool, interactive: Bool
     ) {
         self.executor = executor
         self.reader = reader
         self.history = history
         self.palette = Palette(enabled: colors)
-        self.recordsHistory = recordsHistory
+        self.interactive = interactive
     }
 
-    /// Runs until the end; returns the exit status: 0 when every command succeeded, else 1.
+    /// Runs until the end; returns the exit status: 0 when every command succeeded, else 1 — or
+    /// always 0 for an interactive session, where failures were seen as they happened.
     public func run() async -> Int32 {
         let interrupts = InterruptHandler()
         var assembler = LineAssembler()
@@ -44,14 +45,14 @@ public final class REPL: Sendable {
             if outcome == .exit { break }
             if outcome == .failed { failures += 1 }
         }
-        return failures == 0 ? 0 : 1
+        return failures == 0 || interactive ? 0 : 1
     }
 
     private func run(_ entry: String, _ interrupts: InterruptHandler) async -> Executor.Outcome {
         guard !entry.allSatisfy({ $0 == " " || $0 == "\t" }) else { return .succeeded }
         let executor = self.executor
         let outcome = await interrupts.run { await executor.run(entry) }
-        if recordsHistory {
+        if interactive {
             // Masked after running: a line that declared a secret has registered it by now.
             let masked = executor.redactor.redact(entry)
             history.add(masked)

@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+
+/// The prompt on a real terminal (tmux): completion, history across restarts, Ctrl-C, Ctrl-D,
+/// hidden password entry and the pager. One test at a time: each drives its own terminal.
+@Suite(.serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
+struct InteractiveTests {
+    let state = NSTemporaryDirectory() + "fathom-state-\(UUID().uuidString)"
+
+    func start(_ arguments: String = "--demo", environment: String = "") throws -> Tmux {
+        try Tmux("XDG_STATE_HOME=\(state) NO_COLOR=1 \(environment) \(FathomBinary.binary) \(arguments); echo FATHOM-EXIT=$?")
+    }
+
+    @Test func completionFromTheCommandTableAndTheSession() throws {
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let terminal = try start()
+        try terminal.waitFor("/>")
+        try terminal.type("hea")
+        try terminal.send("Tab")
+        try terminal.waitFor("/> head")
+        try terminal.send("Tab")
+        try terminal.waitFor("header  ")  // both candidates listed
+        try terminal.type("er Content-T")
+        try terminal.send("Tab")
+        try terminal.waitFor("header Content-Type:")
+        try terminal.type("application/j")
+        try terminal.send("Tab")
+        try terminal.waitFor("header Content-Type: application/json")
+        try terminal.send("Enter")
+        try terminal.type("get /users per_page==1")
+        try terminal.send("Enter")
+        try terminal.waitFor("#1")
+        // Paths from the Link header and the body are offered.
+        try terminal.type("get /users?pa")
+        try terminal.send("Tab")
+        try terminal.waitFor("get /users?page=")
+        try terminal.send("C-c")
+        try terminal.type("set user_id = 2")
+        try terminal.send("Enter")
+        try terminal.type("get /users/{{us")
+        try terminal.send("Tab")
+        try terminal.waitFor("get /users/{{user_id}}")
+        try terminal.send("Enter")
+        try terminal.waitFor("Grace Hopper")
+    }
+
+    @Test func ctrlCCancelsARequestAndClearsTheLineCtrlDExits() throws {
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let terminal = try start()
+        try terminal.waitFor("/>")
+        try terminal.type("get /slow ms==10000")
+        try terminal.send("Enter")
+        Thread.sleep(forTimeInterval: 0.8)
+        try terminal.send("C-c")
+        let cancelled = try terminal.waitFor("cancelled after")
+        #expect(!cancelled.contains("FATHOM-EXIT"))
+        try terminal.type("a half-typed line")
+        try terminal.send("C-c")
+        try terminal.waitFor("a half-typed line^C")
+        try terminal.type("get /users/3")
+        try terminal.send("Enter")
+        try terminal.waitFor("Alan Turing")  // the session went on
+        try terminal.send("C-d")
+        try terminal.waitFor("FATHOM-EXIT=0")
+    }
+
+    @Test func historySurvivesARestartMaskedAndPrivate() throws {
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let planted = "tmux-planted-secret-98765"
+        var terminal = try start()
+        try terminal.waitFor("/>")
+        for line in ["secret token = \(planted)", "auth bearer {{token}}", "get /users/4 X-Echo:\(planted)", "exit"] {
+            try terminal.type(line)
+            try terminal.send("Enter")
+        }
+        try terminal.waitFor("FATHOM-EXIT=0")
+        let history = try String(contentsOfFile: state + "/fathom/history", encoding: .utf8)
+        #expect(history.contains("secret token = ••••8765"))
+        #expect(history.contains("get /users/4"))
+        #expect(!history.contains(planted))
+        let mode = try FileManager.default.attributesOfItem(atPath: state + "/fathom/history")[.posixPermissions]
+        #expect((mode as? NSNumber)?.intValue == 0o600)
+
+        terminal = try start()
+        try terminal.waitFor("/>")
+        try terminal.send("Up")
+        try terminal.send("Up")
+        try terminal.waitFor("/> get /users/4 X-Echo:••••8765")
+        try terminal.send("C-u")
+        try terminal.type("history")
+        try terminal.send("Enter")
+        let screen = try terminal.waitFor("auth bearer {{token}}")
+        #expect(!screen.contains(planted))
+    }
+
+    @Test func passwordIsReadWithoutEchoAndLongBodiesArePaged() throws {
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let terminal = try start(environment: "PAGER='sed s/^/PAGED:/'")
+        try terminal.waitFor("/>")
+        try terminal.type("auth basic ada")
+        try terminal.send("Enter")
+        try terminal.waitFor("password for ada:")
+        try terminal.type("lovelace-typed")
+        try terminal.send("Enter")
+        try terminal.type("auth")
+        try terminal.send("Enter")
+        let screen = try terminal.waitFor("basic ada:••••")
+        #expect(!screen.contains("lovelace-typed"))
+        try terminal.type("get /users per_page==25")
+        try terminal.send("Enter")
+        try terminal.waitFor("PAGED:")
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+/// A terminal for interactive tests: `fathom` runs inside a detached tmux session on its own
+/// server socket; tests type keys and read the screen.
+final class Tmux {
+    let socket = "fathom-test-\(UUID().uuidString.prefix(8))"
+    let session = "t"
+
+    /// Starts `command` (a shell line) in an 100×40 terminal.
+    init(_ command: String) throws {
+        // The server this starts keeps the client's file descriptors: no pipe, or reading it never ends.
+        try tmux(["new-session", "-d", "-s", session, "-x", "100", "-y", "40", command + "; sleep 60"], capture: false)
+    }
+
+    deinit {
+        _ = try? tmux(["kill-server"], capture: false)
+    }
+
+    /// Types keys: literal text, or tmux key names such as `Enter`, `Tab`, `C-c`, `Up`.
+    func send(_ keys: String...) throws {
+        try tmux(["send-keys", "-t", session] + keys)
+    }
+
+    func type(_ text: String) throws {
+        try tmux(["send-keys", "-t", session, "-l", text])
+    }
+
+    /// The screen as text.
+    func screen() throws -> String {
+        try tmux(["capture-pane", "-t", session, "-p"])
+    }
+
+    /// Waits until the screen shows `text` (tmux trims the blanks that end a line) (up to `timeout` seconds) and returns it.
+    @discardableResult
+    func waitFor(_ text: String, timeout: Double = 15) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last = ""
+        while Date() < deadline {
+            last = try screen()
+            if last.contains(text) { return last }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        throw TmuxError.timedOut(waitingFor: text, screen: last)
+    }
+
+    enum TmuxError: Error, CustomStringConvertible {
+        case timedOut(waitingFor: String, screen: String)
+        case failed(String)
+
+        var description: String {
+            switch self {
+            case .timedOut(let text, let screen): "timed out waiting for '\(text)'; the screen:\n\(screen)"
+            case .failed(let message): message
+            }
+        }
+    }
+
+    /// Runs tmux and returns what it printed.
+    ///
+    /// Through `posix_spawn` and `waitpid` rather than `Process`: with the server that
+    /// `new-session` forks still holding the client's descriptors, `Process.waitUntilExit` was seen
+    /// to wait forever on a client that had long exited.
+    @discardableResult
+    private func tmux(_ arguments: [String], capture: Bool = true) throws -> String {
+        let output = NSTemporaryDirectory() + "\(socket)-\(UUID().uuidString).out"
+        defer { unlink(output) }
+        var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, capture ? output : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = (["tmux", "-L", socket] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, "/usr/bin/tmux", &actions, nil, argv, environ) == 0 else {
+            throw TmuxError.failed("cannot start tmux")
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        guard status == 0 else {
+            throw TmuxError.failed("tmux \(arguments.joined(separator: " ")) failed (status \(status))")
+        }
+        return capture ? (try String(contentsOfFile: output, encoding: .utf8)) : ""
+    }
+}
