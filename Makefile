@@ -1,7 +1,7 @@
 # The two commands a newcomer needs are `make run` and `make test`; the rest serve development.
 SWIFT ?= swift
 
-.PHONY: run test deps lint format bench-client bench-json clean help
+.PHONY: run test deps lint format bench-client bench-json bench-repl clean help
 
 help:
 	@echo "make run           build in release mode and start Fathom against its demo API"
@@ -9,6 +9,7 @@ help:
 	@echo "make lint          check formatting with the checked-in .swift-format"
 	@echo "make bench-client  1,000 GETs through NetworkClient vs curl, side by side"
 	@echo "make bench-json    fathom fmt/query/diff vs jq on ~10 MB and ~100 MB documents"
+	@echo "make bench-repl    start-up, one-shot GET and a 1,000-line script vs curl"
 
 deps:
 	@scripts/install-deps.sh build
@@ -33,6 +34,9 @@ bench-client: deps
 
 bench-json: deps
 	Benchmarks/json-vs-jq.sh
+
+bench-repl: deps
+	Benchmarks/repl-vs-curl.sh
 
 clean:
 	rm -rf .build .build-*

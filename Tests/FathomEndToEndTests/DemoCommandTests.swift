@@ -3,8 +3,8 @@ import Testing
 
 /// Runs the built `fathom` binary as a user would.
 @Suite struct DemoCommandTests {
-    @Test func demoToursTheLibraryAgainstItsOwnServer() throws {
-        let run = try FathomBinary.run(["--demo", "--color", "never"])
+    @Test func tourWalksTheLibraryAgainstItsOwnServer() throws {
+        let run = try FathomBinary.run(["tour", "--color", "never"])
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let lines = run.stdout
         #expect(lines.contains("Fathom demo API at http://127.0.0.1:"))
@@ -25,9 +25,9 @@ import Testing
     @Test func helpAndVersion() throws {
         let help = try FathomBinary.run(["--help"])
         #expect(help.status == 0)
-        #expect(help.stdout.contains("--demo"))
+        #expect(help.stdout.contains("tour"))
         let version = try FathomBinary.run(["--version"])
-        #expect(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.1.0")
+        #expect(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.2.0")
     }
 
     @Test func badFlagIsAOneLineErrorAndExitCode() throws {

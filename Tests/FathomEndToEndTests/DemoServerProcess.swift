@@ -20,7 +20,8 @@ final class DemoServerProcess {
         baseURL = String(decoding: line, as: UTF8.self)
         guard baseURL.hasPrefix("http://127.0.0.1:") else {
             process.terminate()
-            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "fathom serve printed '\(baseURL)'"])
+            throw CocoaError(
+                .fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "fathom serve printed '\(baseURL)'"])
         }
     }
 

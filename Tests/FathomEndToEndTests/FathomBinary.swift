@@ -24,7 +24,9 @@ enum FathomBinary {
     }
 
     /// Runs `fathom` with `arguments`, feeding `input` to its standard input.
-    static func run(_ arguments: [String], script: String, environment: [String: String] = [:], directory: String? = nil)
+    static func run(
+        _ arguments: [String], script: String, environment: [String: String] = [:], directory: String? = nil
+    )
         throws -> Run
     {
         try run(arguments, input: Array(script.utf8), environment: environment, directory: directory)

@@ -12,7 +12,8 @@ enum HTTPBin {
 struct HTTPBinTests {
     static var baseURL: String? { HTTPBin.baseURL }
 
-    func run(_ script: String, environment: [String: String] = [:], directory: String? = nil) throws -> FathomBinary.Run {
+    func run(_ script: String, environment: [String: String] = [:], directory: String? = nil) throws -> FathomBinary.Run
+    {
         try FathomBinary.run([Self.baseURL!], script: script, environment: environment, directory: directory)
     }
 
@@ -38,7 +39,9 @@ struct HTTPBinTests {
         #expect(result.stdout.contains(#""q": "two words""#))
         #expect(result.stdout.contains(#""X-Trace": "abc""#))
         #expect(result.stdout.contains(#""User-Agent": "fathom/0.2""#))
-        #expect(result.stdout.components(separatedBy: #""X-Client": "fathom-tests""#).count == 2, "removed default not sent again")
+        #expect(
+            result.stdout.components(separatedBy: #""X-Client": "fathom-tests""#).count == 2,
+            "removed default not sent again")
     }
 
     @Test func everyBodyKind() throws {

@@ -8,7 +8,9 @@ struct InteractiveTests {
     let state = NSTemporaryDirectory() + "fathom-state-\(UUID().uuidString)"
 
     func start(_ arguments: String = "--demo", environment: String = "") throws -> Tmux {
-        try Tmux("XDG_STATE_HOME=\(state) NO_COLOR=1 \(environment) \(FathomBinary.binary) \(arguments); echo FATHOM-EXIT=$?")
+        try Tmux(
+            "XDG_STATE_HOME=\(state) NO_COLOR=1 \(environment) \(FathomBinary.binary) \(arguments); echo FATHOM-EXIT=$?"
+        )
     }
 
     @Test func completionFromTheCommandTableAndTheSession() throws {

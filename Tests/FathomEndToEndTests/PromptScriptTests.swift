@@ -65,11 +65,13 @@ import Testing
              "nowhere": {"base": "http://127.0.0.1:9"}}
             """.utf8
         ).write(to: URL(fileURLWithPath: directory + "/fathom.env.json"))
-        try Data("FATHOM_SECRET_TOKEN=dotenv-secret-value-123456\n".utf8).write(to: URL(fileURLWithPath: directory + "/.env"))
+        try Data("FATHOM_SECRET_TOKEN=dotenv-secret-value-123456\n".utf8).write(
+            to: URL(fileURLWithPath: directory + "/.env"))
 
         let run = try FathomBinary.run(
             ["--env", "local"],
-            script: "env\nget /users/{{user}}\nget /echo X-Token:{{token}}\nvars\nenv use nowher\nenv use nowhere\nget /\n",
+            script:
+                "env\nget /users/{{user}}\nget /echo X-Token:{{token}}\nvars\nenv use nowher\nenv use nowhere\nget /\n",
             environment: ["XDG_CONFIG_HOME": directory + "/config"], directory: directory)
         #expect(run.status == 1)
         #expect(run.stdout.contains("* local"))

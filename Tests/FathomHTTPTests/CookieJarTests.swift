@@ -13,7 +13,9 @@ import Testing
 
     @Test func sendsCookiesToTheSameHostAndPath() throws {
         let jar = store("session=abc; Path=/; HttpOnly", "pref=dark")
-        #expect(jar.header(for: try RequestURL(parsing: "http://api.example.com/account/me")) == "pref=dark; session=abc", "longer paths first")
+        #expect(
+            jar.header(for: try RequestURL(parsing: "http://api.example.com/account/me")) == "pref=dark; session=abc",
+            "longer paths first")
         #expect(jar.header(for: try RequestURL(parsing: "http://api.example.com/other")) == "session=abc")
         #expect(jar.header(for: try RequestURL(parsing: "http://other.example.com/")) == nil)
     }

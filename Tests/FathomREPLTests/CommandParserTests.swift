@@ -19,7 +19,8 @@ import Testing
         #expect(try CommandParser.parse("show #3") == .show(.response(3)))
         #expect(try CommandParser.parse("# a comment") == .nothing)
         #expect(try CommandParser.parse("#a comment too") == .nothing)
-        #expect(try CommandParser.parse("get /users # all of them") == .oneLiner(method: .get, target: "/users", items: []))
+        #expect(
+            try CommandParser.parse("get /users # all of them") == .oneLiner(method: .get, target: "/users", items: []))
         #expect(try CommandParser.parse("   ") == .nothing)
     }
 
@@ -27,7 +28,9 @@ import Testing
         #expect(try CommandParser.parse(#"body {"name": "Ada"}"#) == .body(.text(#"{"name": "Ada"}"#)))
         #expect(try CommandParser.parse("body @payload.json") == .body(.file("payload.json")))
         #expect(try CommandParser.parse("body none") == .body(BodySpec.none))
-        #expect(try CommandParser.parse("body form a=1 b='two words'") == .body(.form([.init(name: "a", value: "1"), .init(name: "b", value: "two words")])))
+        #expect(
+            try CommandParser.parse("body form a=1 b='two words'")
+                == .body(.form([.init(name: "a", value: "1"), .init(name: "b", value: "two words")])))
         #expect(
             try CommandParser.parse("body json name=Ada age:=36")
                 == .body(.json([.field(name: "name", value: "Ada"), .rawJSON(name: "age", json: "36")])))
@@ -47,8 +50,12 @@ import Testing
                         .field(name: "name", value: "Ada"), .rawJSON(name: "meta", json: #"{"a":1}"#),
                         .file(name: "f", path: "x.txt"),
                     ]))
-        #expect(try CommandParser.parse("get page==2") == .oneLiner(method: .get, target: nil, items: [.query(name: "page", value: "2")]))
-        #expect(try CommandParser.parse("delete http://h:8080/a") == .oneLiner(method: .delete, target: "http://h:8080/a", items: []))
+        #expect(
+            try CommandParser.parse("get page==2")
+                == .oneLiner(method: .get, target: nil, items: [.query(name: "page", value: "2")]))
+        #expect(
+            try CommandParser.parse("delete http://h:8080/a")
+                == .oneLiner(method: .delete, target: "http://h:8080/a", items: []))
         #expect(try CommandParser.parse("get users") == .oneLiner(method: .get, target: "users", items: []))
     }
 
@@ -59,11 +66,17 @@ import Testing
         #expect(try CommandParser.parse("secret token") == .secret(name: "token", value: nil))
         #expect(try CommandParser.parse("secret token = abc") == .secret(name: "token", value: "abc"))
         #expect(try CommandParser.parse("auth basic ada:lovelace") == .auth(.basic(user: "ada", password: "lovelace")))
-        #expect(try CommandParser.parse("auth apikey header X-API-Key {{key}}") == .auth(.apiKey(.header, name: "X-API-Key", value: "{{key}}")))
+        #expect(
+            try CommandParser.parse("auth apikey header X-API-Key {{key}}")
+                == .auth(.apiKey(.header, name: "X-API-Key", value: "{{key}}")))
         #expect(
             try CommandParser.parse("auth oauth2 client-credentials /oauth/token id {{secret}} users")
-                == .auth(.oauth2ClientCredentials(tokenURL: "/oauth/token", clientID: "id", clientSecret: "{{secret}}", scope: "users")))
-        #expect(try CommandParser.parse("default header X-Client: fathom") == .defaults(.header(.set(name: "X-Client", value: "fathom"))))
+                == .auth(
+                    .oauth2ClientCredentials(
+                        tokenURL: "/oauth/token", clientID: "id", clientSecret: "{{secret}}", scope: "users")))
+        #expect(
+            try CommandParser.parse("default header X-Client: fathom")
+                == .defaults(.header(.set(name: "X-Client", value: "fathom"))))
         #expect(try CommandParser.parse("default -X-Client") == .defaults(.header(.remove("X-Client"))))
         #expect(try CommandParser.parse("timeout 1.5s") == .timeout(.set(.milliseconds(1500))))
         #expect(try CommandParser.parse("timeout off") == .timeout(.off))

@@ -12,12 +12,13 @@ import Testing
     }()
 
     func complete(_ line: String, files: [String] = []) -> [String] {
-        Completer(values: values, listFiles: { prefix in files.filter { $0.hasPrefix(prefix) } }).complete(line).candidates
+        Completer(values: values, listFiles: { prefix in files.filter { $0.hasPrefix(prefix) } }).complete(line)
+            .candidates
     }
 
     @Test func commandsFromTheTable() {
         #expect(complete("hea") == ["header ", "head "])
-        #expect(complete("") .contains("send "))
+        #expect(complete("").contains("send "))
     }
 
     @Test func subcommandsAndValues() {

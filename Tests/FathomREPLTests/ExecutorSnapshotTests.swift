@@ -82,7 +82,8 @@ import Testing
         let directory = NSTemporaryDirectory() + "fathom-mock-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(0..<40)).write(to: URL(fileURLWithPath: directory + "/logo.png"))
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(0..<40)).write(
+            to: URL(fileURLWithPath: directory + "/logo.png"))
         try Data(#"{"mocked": true, "items": [1, 2]}"#.utf8).write(to: URL(fileURLWithPath: directory + "/users.json"))
 
         let session = Transcript()
@@ -138,7 +139,9 @@ import Testing
             secret password
             send
             """)
-        #expect(outcomes == [.failed, .succeeded, .succeeded] + Array(repeating: .failed, count: 3) + [.succeeded] + Array(repeating: .failed, count: 9) + [.succeeded])
+        #expect(
+            outcomes == [.failed, .succeeded, .succeeded] + Array(repeating: .failed, count: 3) + [.succeeded]
+                + Array(repeating: .failed, count: 9) + [.succeeded])
         try Snapshot.check(session.text, named: "errors")
         await server.stop()
     }
@@ -162,7 +165,9 @@ import Testing
             redirects 5
             get /redirect/2
             """)
-        #expect(outcomes == [.failed, .succeeded, .succeeded, .failed, .succeeded, .succeeded, .failed] + Array(repeating: .succeeded, count: 5))
+        #expect(
+            outcomes == [.failed, .succeeded, .succeeded, .failed, .succeeded, .succeeded, .failed]
+                + Array(repeating: .succeeded, count: 5))
         try Snapshot.check(session.text, named: "faults")
         await server.stop()
     }

@@ -9,7 +9,8 @@ struct Transcript {
     let console: BufferConsole
     let executor: Executor
 
-    init(console: BufferConsole = BufferConsole(), environment: [String: String] = [:], environmentPaths: [String] = []) {
+    init(console: BufferConsole = BufferConsole(), environment: [String: String] = [:], environmentPaths: [String] = [])
+    {
         self.console = console
         executor = Executor(
             console: console,
@@ -48,7 +49,8 @@ struct Transcript {
 
 /// Snapshot files in `Snapshots/`, re-recorded only on purpose: `FATHOM_RECORD_SNAPSHOTS=1 swift test`.
 enum Snapshot {
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots")
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "Snapshots")
 
     static func check(_ text: String, named name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let url = directory.appendingPathComponent(name + ".txt")
@@ -57,12 +59,16 @@ enum Snapshot {
             return
         }
         guard let expected = try? String(contentsOf: url, encoding: .utf8) else {
-            Issue.record("no snapshot \(name).txt — record it with FATHOM_RECORD_SNAPSHOTS=1", sourceLocation: sourceLocation)
+            Issue.record(
+                "no snapshot \(name).txt — record it with FATHOM_RECORD_SNAPSHOTS=1", sourceLocation: sourceLocation)
             return
         }
         if text != expected {
-            let diff = zip(text.split(separator: "\n", omittingEmptySubsequences: false), expected.split(separator: "\n", omittingEmptySubsequences: false))
-                .enumerated().first { $0.element.0 != $0.element.1 }
+            let diff = zip(
+                text.split(separator: "\n", omittingEmptySubsequences: false),
+                expected.split(separator: "\n", omittingEmptySubsequences: false)
+            )
+            .enumerated().first { $0.element.0 != $0.element.1 }
             Issue.record(
                 "\(name).txt differs at line \((diff?.offset ?? 0) + 1):\n  got:      \(diff?.element.0 ?? "")\n  expected: \(diff?.element.1 ?? "")\n--- whole output ---\n\(text)",
                 sourceLocation: sourceLocation)

@@ -78,12 +78,15 @@ public final class CookieJar: Hashable, Sendable {
 
     static func pathMatches(_ requestPath: String, _ cookiePath: String) -> Bool {
         requestPath == cookiePath
-            || (requestPath.hasPrefix(cookiePath) && (cookiePath.hasSuffix("/") || requestPath.dropFirst(cookiePath.count).hasPrefix("/")))
+            || (requestPath.hasPrefix(cookiePath)
+                && (cookiePath.hasSuffix("/") || requestPath.dropFirst(cookiePath.count).hasPrefix("/")))
     }
 
     static func parse(_ field: String, url: RequestURL) -> Cookie? {
         let parts = field.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-        guard let pair = parts.first, let equals = pair.firstIndex(of: "="), equals != pair.startIndex else { return nil }
+        guard let pair = parts.first, let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
+            return nil
+        }
         var defaultPath = String(url.path[..<(url.path.lastIndex(of: "/") ?? url.path.startIndex)])
         if defaultPath.isEmpty { defaultPath = "/" }
         var cookie = Cookie(
@@ -126,7 +129,9 @@ public final class CookieJar: Hashable, Sendable {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
-        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE, dd-MMM-yyyy HH:mm:ss zzz"] {
+        for format in [
+            "EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE, dd-MMM-yyyy HH:mm:ss zzz",
+        ] {
             formatter.dateFormat = format
             if let date = formatter.date(from: text) { return date }
         }

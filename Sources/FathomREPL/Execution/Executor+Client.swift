@@ -33,8 +33,10 @@ extension Executor {
         }
         if let file {
             let path = Self.expandTilde(file)
-            guard FileManager.default.fileExists(atPath: path) || FileManager.default.createFile(
-                atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+            guard
+                FileManager.default.fileExists(atPath: path)
+                    || FileManager.default.createFile(
+                        atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
             else {
                 throw CommandError("cannot create log file '\(file)'")
             }
@@ -72,7 +74,10 @@ extension Executor {
 
     func setProxy(_ setting: Setting<String>) throws {
         switch setting {
-        case .show: say(session.settings.proxy.map { redactor.redact($0) } ?? "from the environment (HTTP_PROXY, HTTPS_PROXY, NO_PROXY)")
+        case .show:
+            say(
+                session.settings.proxy.map { redactor.redact($0) }
+                    ?? "from the environment (HTTP_PROXY, HTTPS_PROXY, NO_PROXY)")
         case .set(let url):
             let proxy = try ProxyServer(parsing: url)
             if let password = proxy.password { redactor.addSecret(password) }
@@ -111,7 +116,8 @@ extension Executor {
             say(
                 routes.isEmpty
                     ? "no mocks"
-                    : routes.map { "\($0.path) → \($0.status)\($0.file.map { " @\($0)" } ?? "")" }.joined(separator: "\n"))
+                    : routes.map { "\($0.path) → \($0.status)\($0.file.map { " @\($0)" } ?? "")" }.joined(
+                        separator: "\n"))
         case .off: session.settings.mocks = []
         case .file(let path, let file):
             let expanded = Self.expandTilde(try session.variables.expand(file))
@@ -148,11 +154,13 @@ extension Executor {
             if !tokenURL.contains("://") {
                 // A relative token URL resolves against the base, as request paths do.
                 guard let base = baseURL() else {
-                    throw CommandError("no base URL for the token URL '\(tokenURL)'", hint: "set one with `base http://…`")
+                    throw CommandError(
+                        "no base URL for the token URL '\(tokenURL)'", hint: "set one with `base http://…`")
                 }
                 tokenURL = try NetworkRequest(tokenURL).prepared(baseURL: base).url.description
             }
-            oauth = [tokenURL, try variables.expand(id), try variables.expand(secret)]
+            oauth =
+                [tokenURL, try variables.expand(id), try variables.expand(secret)]
                 + (try scope.map { [try variables.expand($0)] } ?? [])
         }
         let key = ClientCache.Key(

@@ -139,9 +139,11 @@ extension Executor {
         let variables = session.variables
         var request = NetworkRequest(try variables.expand(draft.target), method: draft.method)
         for pair in session.defaultQuery + draft.query {
-            request.queryItems.append(QueryItem(try variables.expand(pair.name), try pair.value.map { try variables.expand($0) }))
+            request.queryItems.append(
+                QueryItem(try variables.expand(pair.name), try pair.value.map { try variables.expand($0) }))
         }
-        for header in session.defaultHeaders where !draft.headers.contains(where: { NetworkHeaders.Name($0.name) == NetworkHeaders.Name(header.name) }) {
+        for header in session.defaultHeaders
+        where !draft.headers.contains(where: { NetworkHeaders.Name($0.name) == NetworkHeaders.Name(header.name) }) {
             request.headers.add(NetworkHeaders.Name(header.name), try variables.expand(header.value))
         }
         for header in draft.headers {
@@ -196,7 +198,8 @@ extension Executor {
             var form = MultipartForm()
             for item in items {
                 switch item {
-                case .field(let name, let value): form = form.field(try variables.expand(name), try variables.expand(value))
+                case .field(let name, let value):
+                    form = form.field(try variables.expand(name), try variables.expand(value))
                 case .file(let name, let path):
                     form = form.file(try variables.expand(name), path: Self.expandTilde(try variables.expand(path)))
                 default: throw CommandError("a multipart body takes name=value fields and name@file files")
@@ -212,14 +215,17 @@ extension Executor {
         for item in items {
             switch item {
             case .field(let name, let value):
-                members.append(JSON.Member(key: try session.variables.expand(name), value: .string(try session.variables.expand(value))))
+                members.append(
+                    JSON.Member(
+                        key: try session.variables.expand(name), value: .string(try session.variables.expand(value))))
             case .rawJSON(let name, let json):
                 let text = try session.variables.expand(json)
                 do {
                     members.append(JSON.Member(key: name, value: try JSON(parsing: text)))
                 } catch {
                     throw CommandError(
-                        "'\(name):=\(json)' is not valid JSON: \(error.summary)", hint: "quote strings: name:='\"text\"'")
+                        "'\(name):=\(json)' is not valid JSON: \(error.summary)",
+                        hint: "quote strings: name:='\"text\"'")
                 }
             case .file(let name, _):
                 throw CommandError("'\(name)@…' sends a file: use a multipart body")
@@ -262,7 +268,9 @@ extension Executor {
             switch body {
             case .bytes(let data):
                 let contentType = prepared.headers[.contentType]
-                text += "\n" + ResponseRenderer(palette: palette, decoder: .auto, showHeaders: false, redactor: redactor)
+                text +=
+                    "\n"
+                    + ResponseRenderer(palette: palette, decoder: .auto, showHeaders: false, redactor: redactor)
                     .renderBody(data, contentType: contentType)
             case .file(let path, let length):
                 text += "\n" + palette.dim("<\(path), \(ByteCount.format(length))>") + "\n"
@@ -277,7 +285,9 @@ extension Executor {
         if let environment = session.currentEnvironment { lines.append("env       \(environment)") }
         lines.append("auth      \(describe(session.auth))")
         for header in session.defaultHeaders { lines.append("default   header \(header.name): \(header.value)") }
-        for pair in session.defaultQuery { lines.append("default   query \(pair.name)\(pair.value.map { "=\($0)" } ?? "")") }
+        for pair in session.defaultQuery {
+            lines.append("default   query \(pair.name)\(pair.value.map { "=\($0)" } ?? "")")
+        }
         for name in session.variables.names {
             lines.append("var       \(name) = \(displayValue(of: name))")
         }

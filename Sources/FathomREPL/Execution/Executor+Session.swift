@@ -43,7 +43,8 @@ extension Executor {
             } else {
                 guard let typed = await console.readSecret(prompt: "password for \(user): "), !typed.isEmpty else {
                     throw CommandError(
-                        "auth basic \(user) needs a password", hint: "write USER:PASS, or run on a terminal to be asked")
+                        "auth basic \(user) needs a password", hint: "write USER:PASS, or run on a terminal to be asked"
+                    )
                 }
                 redactor.addSecret(typed)
                 spec = .basic(user: user, password: typed)
@@ -69,7 +70,8 @@ extension Executor {
         case .none: "none"
         case .bearer(let token): "bearer \(maskedTemplate(token))"
         case .basic(let user, let password): "basic \(user)\(password == nil ? "" : ":\(maskedTemplate(password!))")"
-        case .apiKey(let placement, let name, let value): "apikey \(placement.rawValue) \(name) \(maskedTemplate(value))"
+        case .apiKey(let placement, let name, let value):
+            "apikey \(placement.rawValue) \(name) \(maskedTemplate(value))"
         case .oauth2ClientCredentials(let url, let id, let secret, let scope):
             "oauth2 client-credentials \(url) \(id) \(maskedTemplate(secret))\(scope.map { " \($0)" } ?? "")"
         }
@@ -157,12 +159,14 @@ extension Executor {
         if let typed = await console.readSecret(prompt: "\(name): "), !typed.isEmpty {
             return typed
         }
-        throw CommandError("secret '\(name)' has no value", hint: "set \(key), add it to .env, or run on a terminal to be asked")
+        throw CommandError(
+            "secret '\(name)' has no value", hint: "set \(key), add it to .env, or run on a terminal to be asked")
     }
 
     func reveal(_ name: String) throws {
         guard let value = session.variables[name] else {
-            throw CommandError("no variable '\(name)'", hint: CommandError.suggestion(for: name, among: session.variables.names))
+            throw CommandError(
+                "no variable '\(name)'", hint: CommandError.suggestion(for: name, among: session.variables.names))
         }
         // Asked for by name: the one place a secret is printed as it is.
         console.write(value + "\n")
@@ -243,7 +247,9 @@ extension Executor {
         for group in CommandSpec.Group.allCases {
             text += palette.bold(group.rawValue) + "\n"
             for spec in CommandTable.all where spec.group == group {
-                text += "  " + palette.cyan(spec.name.padding(toLength: 10, withPad: " ", startingAt: 0)) + spec.summary + "\n"
+                text +=
+                    "  " + palette.cyan(spec.name.padding(toLength: 10, withPad: " ", startingAt: 0)) + spec.summary
+                    + "\n"
             }
         }
         text += palette.dim("`help COMMAND` for one command; {{name}} expands variables in every argument.")

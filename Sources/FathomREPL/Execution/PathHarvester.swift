@@ -37,8 +37,10 @@ enum PathHarvester {
     private static func walk(_ value: JSON, _ consider: (String) -> Void) {
         switch value {
         case .string(let text): consider(text)
-        case .array(let items): items.forEach { walk($0, consider) }
-        case .object(let members): members.forEach { walk($0.value, consider) }
+        case .array(let items):
+            for item in items { walk(item, consider) }
+        case .object(let members):
+            for member in members { walk(member.value, consider) }
         default: break
         }
     }

@@ -72,7 +72,9 @@ struct Arguments {
         return CommandParser.unquote(String(text).trimmingTrailingBlanks)
     }
 
-    mutating func optionalChoice<Choice: RawRepresentable & CaseIterable>(_: Choice.Type) throws(CommandError)
+    mutating func optionalChoice<Choice: RawRepresentable & CaseIterable>(
+        _: Choice.Type
+    ) throws(CommandError)
         -> Choice? where Choice.RawValue == String
     {
         guard let word = try optionalWord() else { return nil }

@@ -87,7 +87,8 @@ public enum CommandParser {
             return .redirects(
                 try a.setting { word throws(CommandError) in
                     guard let count = Int(word.text), count >= 0 else {
-                        throw CommandError("invalid redirect count '\(word.text)'", column: word.column, hint: "write a number or off")
+                        throw CommandError(
+                            "invalid redirect count '\(word.text)'", column: word.column, hint: "write a number or off")
                     }
                     return count
                 })
@@ -110,7 +111,8 @@ public enum CommandParser {
             if let topic, CommandTable.spec(named: topic.text) == nil {
                 throw CommandError(
                     "no command '\(topic.text)'", column: topic.column,
-                    hint: CommandError.suggestion(for: topic.text, among: CommandTable.names) ?? "type `help` for the list")
+                    hint: CommandError.suggestion(for: topic.text, among: CommandTable.names)
+                        ?? "type `help` for the list")
             }
             return .help(topic.flatMap { CommandTable.spec(named: $0.text)?.name })
         case "history":
@@ -204,9 +206,12 @@ public enum CommandParser {
                     return BodySpec.Field(
                         name: String(word.text[..<equals]), value: String(word.text[word.text.index(after: equals)...]))
                 })
-        case "json": return .json(try a.words().map { word throws(CommandError) in try item(word, allowed: [.field, .rawJSON]) })
+        case "json":
+            return .json(
+                try a.words().map { word throws(CommandError) in try item(word, allowed: [.field, .rawJSON]) })
         case "multipart":
-            return .multipart(try a.words().map { word throws(CommandError) in try item(word, allowed: [.field, .file]) })
+            return .multipart(
+                try a.words().map { word throws(CommandError) in try item(word, allowed: [.field, .file]) })
         default:
             if first.text.hasPrefix("@"), !first.quoted {
                 try a.end()
@@ -253,7 +258,8 @@ public enum CommandParser {
         case "query":
             let edits = try a.words().map(queryEdit)
             guard edits.count == 1 else {
-                throw CommandError("expected one query item", column: a.column, hint: "e.g. default query api-version=2")
+                throw CommandError(
+                    "expected one query item", column: a.column, hint: "e.g. default query api-version=2")
             }
             return .query(edits[0])
         default:
@@ -276,7 +282,8 @@ public enum CommandParser {
             let credentials = try a.single("a user name").text
             if let colon = credentials.firstIndex(of: ":") {
                 return .basic(
-                    user: String(credentials[..<colon]), password: String(credentials[credentials.index(after: colon)...])
+                    user: String(credentials[..<colon]),
+                    password: String(credentials[credentials.index(after: colon)...])
                 )
             }
             return .basic(user: credentials, password: nil)
@@ -290,7 +297,9 @@ public enum CommandParser {
             return .apiKey(where_, name: name, value: value)
         case "oauth2":
             let flow = try a.word("client-credentials")
-            guard flow.text.lowercased() == "client-credentials" else { throw a.badChoice(flow, ["client-credentials"]) }
+            guard flow.text.lowercased() == "client-credentials" else {
+                throw a.badChoice(flow, ["client-credentials"])
+            }
             let url = try a.word("the token URL").text
             let id = try a.word("the client ID").text
             let secret = try a.word("the client secret").text

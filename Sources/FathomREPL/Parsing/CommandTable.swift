@@ -59,9 +59,12 @@ public enum CommandTable {
                 summary: "add query items; `-name` removes; bare `query` lists", completion: .variables, group: .draft),
             CommandSpec(
                 name: "header", synopsis: "header [Name: value | -Name]",
-                summary: "set a draft header; `-Name` removes; bare `header` lists", completion: .headers, group: .draft),
+                summary: "set a draft header; `-Name` removes; bare `header` lists", completion: .headers, group: .draft
+            ),
             CommandSpec(
-                name: "body", synopsis: "body JSON | TEXT | @FILE | <<EOF | form k=v… | json k=v k:=raw… | multipart k=v f@path | none",
+                name: "body",
+                synopsis:
+                    "body JSON | TEXT | @FILE | <<EOF | form k=v… | json k=v k:=raw… | multipart k=v f@path | none",
                 summary: "set the draft's body",
                 details: """
                     Inline JSON may span lines until its brackets balance. `body <<EOF` reads lines until one is \
@@ -74,7 +77,9 @@ public enum CommandTable {
                 name: "show", synopsis: "show [request|response|#N|session|headers on|off]",
                 summary: "preview the request (secrets masked) or show a response again",
                 completion: .words(["request", "response", "session", "headers"]), group: .draft),
-            CommandSpec(name: "reset", synopsis: "reset", summary: "clear the draft (method, path, query, headers, body)", group: .draft),
+            CommandSpec(
+                name: "reset", synopsis: "reset", summary: "clear the draft (method, path, query, headers, body)",
+                group: .draft),
         ]
         + methods.map { method in
             CommandSpec(
@@ -88,12 +93,14 @@ public enum CommandTable {
         }
         + [
             CommandSpec(
-                name: "default", synopsis: "default [header Name: value | header -Name | query name=value | query -name]",
+                name: "default",
+                synopsis: "default [header Name: value | header -Name | query name=value | query -name]",
                 summary: "headers and query items every request gets; bare `default` lists",
                 completion: .words(["header", "query"]), group: .session),
             CommandSpec(
                 name: "auth",
-                synopsis: "auth bearer TOKEN | basic USER[:PASS] | apikey header|query NAME VALUE | oauth2 client-credentials URL ID SECRET [SCOPE] | none",
+                synopsis:
+                    "auth bearer TOKEN | basic USER[:PASS] | apikey header|query NAME VALUE | oauth2 client-credentials URL ID SECRET [SCOPE] | none",
                 summary: "how every request is authorized",
                 details: """
                     `basic USER` asks for the password without echo. OAuth2 tokens are fetched on first use, \
@@ -101,9 +108,12 @@ public enum CommandTable {
                     """,
                 completion: .words(["bearer", "basic", "apikey", "oauth2", "none"]), group: .session),
             CommandSpec(
-                name: "set", synopsis: "set NAME = VALUE", summary: "set a variable; `{{NAME}}` expands in every argument",
+                name: "set", synopsis: "set NAME = VALUE",
+                summary: "set a variable; `{{NAME}}` expands in every argument",
                 completion: .variables, group: .session),
-            CommandSpec(name: "unset", synopsis: "unset NAME", summary: "remove a variable", completion: .variables, group: .session),
+            CommandSpec(
+                name: "unset", synopsis: "unset NAME", summary: "remove a variable", completion: .variables,
+                group: .session),
             CommandSpec(name: "vars", synopsis: "vars", summary: "list variables (secrets masked)", group: .session),
             CommandSpec(
                 name: "secret", synopsis: "secret NAME [= VALUE]",
@@ -111,7 +121,8 @@ public enum CommandTable {
                 details: "The value comes from FATHOM_SECRET_<NAME>, a `.env` file, or a prompt without echo.",
                 completion: .variables, group: .session),
             CommandSpec(
-                name: "reveal", synopsis: "reveal NAME", summary: "print one secret's value, unmasked, when asked by name",
+                name: "reveal", synopsis: "reveal NAME",
+                summary: "print one secret's value, unmasked, when asked by name",
                 completion: .variables, group: .session),
             CommandSpec(
                 name: "env", synopsis: "env [use NAME]",
@@ -129,7 +140,8 @@ public enum CommandTable {
                 name: "timeout", synopsis: "timeout [10s|500ms|off]", summary: "the longest a whole request may take",
                 completion: .words(["off"]), group: .client),
             CommandSpec(
-                name: "redirects", synopsis: "redirects [N|off]", summary: "how many redirects to follow (5 by default)",
+                name: "redirects", synopsis: "redirects [N|off]",
+                summary: "how many redirects to follow (5 by default)",
                 completion: .words(["off"]), group: .client),
             CommandSpec(
                 name: "insecure", synopsis: "insecure [on|off]", summary: "accept untrusted TLS certificates",
@@ -138,20 +150,24 @@ public enum CommandTable {
                 name: "proxy", synopsis: "proxy [URL|off]", summary: "send requests through an HTTP proxy",
                 completion: .words(["off"]), group: .client),
             CommandSpec(
-                name: "cookies", synopsis: "cookies [clear|on|off]", summary: "the cookie jar (on by default); lists cookies",
+                name: "cookies", synopsis: "cookies [clear|on|off]",
+                summary: "the cookie jar (on by default); lists cookies",
                 completion: .words(["clear", "on", "off"]), group: .client),
             CommandSpec(
                 name: "mock", synopsis: "mock PATH @FILE | mock PATH status CODE | mock off",
                 summary: "answer matching paths locally (the library's MockTransport); bare `mock` lists",
                 completion: .files, group: .client),
             CommandSpec(
-                name: "pager", synopsis: "pager [auto|on|off]", summary: "page bodies taller than the terminal through $PAGER",
+                name: "pager", synopsis: "pager [auto|on|off]",
+                summary: "page bodies taller than the terminal through $PAGER",
                 completion: .words(PagerMode.allCases.map(\.rawValue)), group: .client),
             CommandSpec(
                 name: "help", aliases: ["?"], synopsis: "help [COMMAND]", summary: "list commands, or explain one",
                 completion: .commands, group: .other),
-            CommandSpec(name: "history", synopsis: "history", summary: "the lines entered (secrets masked)", group: .other),
-            CommandSpec(name: "exit", aliases: ["quit"], synopsis: "exit", summary: "leave (Ctrl-D too)", group: .other),
+            CommandSpec(
+                name: "history", synopsis: "history", summary: "the lines entered (secrets masked)", group: .other),
+            CommandSpec(
+                name: "exit", aliases: ["quit"], synopsis: "exit", summary: "leave (Ctrl-D too)", group: .other),
         ]
 
     /// The spec named `name` or one of its aliases.
@@ -162,4 +178,22 @@ public enum CommandTable {
 
     /// Every name a line may start with.
     public static var names: [String] { all.flatMap { [$0.name] + $0.aliases } }
+}
+
+extension CommandTable {
+    /// The command reference as a Markdown table, grouped as `help` groups it (the README's copy
+    /// is checked against this by a test, so the two cannot drift apart).
+    public static func markdownReference() -> String {
+        var text = ""
+        for group in CommandSpec.Group.allCases {
+            text += "| \(group.rawValue) | |\n|---|---|\n"
+            for spec in all where spec.group == group {
+                let synopsis = spec.synopsis.replacingOccurrences(of: "|", with: "\\|")
+                let summary = spec.summary.replacingOccurrences(of: "|", with: "\\|")
+                text += "| `\(synopsis)` | \(summary) |\n"
+            }
+            text += "\n"
+        }
+        return text
+    }
 }

@@ -29,7 +29,9 @@ enum Tokenizer {
     }
 
     /// The words with where each ends in `line` and the column after it.
-    static func scan(_ line: Substring, firstColumn: Int = 1) throws(CommandError) -> [(
+    static func scan(
+        _ line: Substring, firstColumn: Int = 1
+    ) throws(CommandError) -> [(
         word: Word, end: Substring.Index, endColumn: Int
     )] {
         var words: [(word: Word, end: Substring.Index, endColumn: Int)] = []

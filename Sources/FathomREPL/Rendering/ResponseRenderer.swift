@@ -55,7 +55,8 @@ struct ResponseRenderer {
             do {
                 return try JSONFormatter.formatted(body, as: palette.json)
             } catch {
-                return palette.red("body is not JSON: \(error.summary)") + "\n" + (text(body, contentType: contentType) ?? "")
+                return palette.red("body is not JSON: \(error.summary)") + "\n"
+                    + (text(body, contentType: contentType) ?? "")
             }
         case .text:
             return text(body, contentType: contentType) ?? String(decoding: body, as: UTF8.self)
@@ -65,7 +66,8 @@ struct ResponseRenderer {
                     return formatted
                 }
             }
-            if let text = text(body, contentType: contentType), Self.isTextual(contentType) || Self.looksLikeText(text) {
+            if let text = text(body, contentType: contentType), Self.isTextual(contentType) || Self.looksLikeText(text)
+            {
                 return text
             }
             return binarySummary(body, contentType: contentType)

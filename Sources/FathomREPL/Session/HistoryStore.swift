@@ -21,7 +21,9 @@ public final class HistoryStore: Sendable {
         self.path = path
         self.limit = limit
         var loaded: [String] = []
-        if let path, let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) {
+        if let path, let data = FileManager.default.contents(atPath: path),
+            let text = String(data: data, encoding: .utf8)
+        {
             loaded = text.split(separator: "\n").map { Self.unescape(String($0)) }
         }
         entries = Mutex(Array(loaded.suffix(limit)))

@@ -64,20 +64,26 @@ public struct Completer: Sendable {
         case .variables:
             return Completion(word: current, candidates: Self.matching(values.variableNames, current, suffix: " "))
         case .files:
-            return Completion(word: current, candidates: position == 1 ? Self.matching(values.paths, current, suffix: " ") : [])
+            return Completion(
+                word: current, candidates: position == 1 ? Self.matching(values.paths, current, suffix: " ") : [])
         case .words(let words):
             if spec.name == "default", position >= 2, previous[1].lowercased() == "header" {
                 return headerCompletion(previous.dropFirst(2), current)
             }
             if spec.name == "env", position == 2, previous[1] == "use" {
-                return Completion(word: current, candidates: Self.matching(values.environmentNames, current, suffix: ""))
+                return Completion(
+                    word: current, candidates: Self.matching(values.environmentNames, current, suffix: ""))
             }
-            return Completion(word: current, candidates: position == 1 ? Self.matching(words, current, suffix: " ") : [])
+            return Completion(
+                word: current, candidates: position == 1 ? Self.matching(words, current, suffix: " ") : [])
         case .headers:
             return headerCompletion(previous.dropFirst(), current)
         case .paths:
-            if position == 1 { return Completion(word: current, candidates: Self.matching(values.paths, current, suffix: "")) }
-            return Completion(word: current, candidates: Self.matching(Self.commonHeaders + values.headerNames, current, suffix: ":"))
+            if position == 1 {
+                return Completion(word: current, candidates: Self.matching(values.paths, current, suffix: ""))
+            }
+            return Completion(
+                word: current, candidates: Self.matching(Self.commonHeaders + values.headerNames, current, suffix: ":"))
         case .requestItems:
             return Completion(word: current, candidates: Self.matching(Self.commonHeaders, current, suffix: ":"))
         }
