@@ -10,9 +10,9 @@ count=${1:-1000}
 runs=${2:-5}
 path=/users/1
 
-swift build -c release --product fathom >/dev/null
-swift build -c release --product fathom-bench >/dev/null
-bin=$(swift build -c release --show-bin-path)
+swift build -c release --static-swift-stdlib --product fathom >/dev/null
+swift build -c release --static-swift-stdlib --product fathom-bench >/dev/null
+bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
 
 work=$(mktemp -d)
 trap 'kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT

@@ -11,8 +11,8 @@ cd "$(dirname "$0")/.."
 count=${1:-1000}
 runs=${2:-21}
 
-swift build -c release --product fathom >/dev/null
-fathom=$(swift build -c release --show-bin-path)/fathom
+swift build -c release --static-swift-stdlib --product fathom >/dev/null
+fathom=$(swift build -c release --static-swift-stdlib --show-bin-path)/fathom
 
 work=$(mktemp -d)
 trap 'kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT

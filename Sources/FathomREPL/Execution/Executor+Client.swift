@@ -15,6 +15,9 @@ struct ClientCache {
     }
 
     var key: Key?
+    /// What the key was computed from: while these stay the same (and no OAuth2 values need
+    /// expanding) the cached client serves without building a key per request.
+    var inputs: (settings: ClientSettings, auth: AuthSpec)?
     var client: NetworkClient?
     var transport: AsyncHTTPClientTransport?
 }
@@ -140,6 +143,12 @@ extension Executor {
     /// The client for the current settings, built or reused.
     func client() async throws -> NetworkClient {
         let settings = session.settings
+        if let client = clients.client, let inputs = clients.inputs, inputs.settings == settings,
+            inputs.auth == session.auth
+        {
+            if case .oauth2ClientCredentials = session.auth {} else { return client }
+        }
+        clients.inputs = (settings, session.auth)
         var transportConfiguration = AsyncHTTPClientTransport.Configuration()
         transportConfiguration.verifyCertificates = !settings.insecure
         transportConfiguration.redirectLimit = settings.redirectLimit

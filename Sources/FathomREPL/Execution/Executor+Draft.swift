@@ -98,13 +98,16 @@ extension Executor {
         }
         draft.apply(items)
         // Validated whole before the draft changes: a bad one-liner leaves the session as it was.
-        _ = try prepare(draft)
+        let prepared = try prepare(draft)
         session.draft = draft
-        return try await send()
+        return try await send(prepared)
     }
 
     func send() async throws -> Outcome {
-        let prepared = try prepare(session.draft)
+        try await send(try prepare(session.draft))
+    }
+
+    private func send(_ prepared: PreparedRequest) async throws -> Outcome {
         let client = try await client()
         let response: NetworkResponse<Data>
         do {
