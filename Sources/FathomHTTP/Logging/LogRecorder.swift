@@ -13,7 +13,7 @@ public final class LogRecorder: Sendable {
 
     /// A logger whose events land here.
     public func logger(level: Logger.Level = .trace) -> Logger {
-        var logger = Logger(label: "fathom.recorder") { _ in Handler(recorder: self) }
+        var logger = Logger(label: "fathom.recorder") { _ in LineLogHandler { self.append($0) } }
         logger.logLevel = level
         return logger
     }
@@ -28,22 +28,5 @@ public final class LogRecorder: Sendable {
 
     fileprivate func append(_ line: String) {
         storage.withLock { $0.append(line) }
-    }
-
-    struct Handler: LogHandler {
-        let recorder: LogRecorder
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            let all = metadata.merging(event.metadata ?? [:]) { $1 }
-            let fields = all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-            recorder.append("\(event.level) \(event.message) \(fields)")
-        }
     }
 }

@@ -206,9 +206,7 @@ extension Executor {
         }
         var logger: Logger?
         if settings.logDetail > .off {
-            let sink = settings.logFile.map { LineLogHandler.Sink.file($0) } ?? .standardError
-            let redactor = self.redactor
-            logger = Logger(label: "fathom.wire") { _ in LineLogHandler(sink: sink, redactor: redactor) }
+            logger = WireLogSink.logger(file: settings.logFile, redactor: redactor)
         }
         let client = NetworkClient(
             configuration: NetworkClient.Configuration(
@@ -244,38 +242,20 @@ extension Executor {
     }
 }
 
-/// Writes the wire log one event per line — `12:04:05.120 response method=GET status=200 …` —
-/// to standard error or appended to a file. The library has already masked the data; the line is
-/// masked once more as a whole.
-struct LineLogHandler: LogHandler {
-    enum Sink: Sendable {
-        case standardError
-        case file(String)
-    }
-
-    let sink: Sink
-    let redactor: Redactor
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        let all = metadata.merging(event.metadata ?? [:]) { $1 }
-        let fields = all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        let time = Date().formatted(.iso8601.time(includingFractionalSeconds: true))
-        let line = Data(redactor.redact("\(time) \(event.message) \(fields)\n").utf8)
-        switch sink {
-        case .standardError:
-            FileHandle.standardError.write(line)
-        case .file(let path):
-            guard let handle = FileHandle(forWritingAtPath: path) else { return }
-            handle.seekToEndOfFile()
-            handle.write(line)
-            try? handle.close()
+/// Where the wire log goes: standard error, or appended to a file. Each line starts with the
+/// time; the library has already masked the data, and the line is masked once more as a whole.
+enum WireLogSink {
+    static func logger(file: String?, redactor: Redactor) -> Logger {
+        Logger(label: "fathom.wire") { _ in
+            LineLogHandler { line in
+                let time = Date().formatted(.iso8601.time(includingFractionalSeconds: true))
+                let data = Data(redactor.redact("\(time) \(line)\n").utf8)
+                guard let file else { return FileHandle.standardError.write(data) }
+                guard let handle = FileHandle(forWritingAtPath: file) else { return }
+                handle.seekToEndOfFile()
+                handle.write(data)
+                try? handle.close()
+            }
         }
     }
 }
