@@ -55,11 +55,20 @@ final class Tmux {
         }
     }
 
+    /// `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34+), looked up at run time: Glibc's
+    /// Swift module does not declare it without `_GNU_SOURCE`.
+    private static let closeFrom: @Sendable (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Void = {
+        typealias Function = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
+        else { return { _, _ in } }
+        let function = unsafeBitCast(symbol, to: Function.self)
+        return { actions, lowest in _ = function(actions, lowest) }
+    }()
+
     /// Runs tmux and returns what it printed.
     ///
-    /// Through `posix_spawn` and `waitpid` rather than `Process`: with the server that
-    /// `new-session` forks still holding the client's descriptors, `Process.waitUntilExit` was seen
-    /// to wait forever on a client that had long exited.
+    /// Through `posix_spawn` and `waitpid` rather than `Process`, so that the tmux server (which
+    /// outlives the client) inherits no descriptor of this process but /dev/null.
     @discardableResult
     private func tmux(_ arguments: [String], capture: Bool = true) throws -> String {
         let output = NSTemporaryDirectory() + "\(socket)-\(UUID().uuidString).out"
@@ -71,6 +80,9 @@ final class Tmux {
         posix_spawn_file_actions_addopen(
             &actions, 1, capture ? output : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // Nothing else: the server tmux starts lives on, and an inherited pipe end (another test's
+        // child's stdin) would keep that child waiting for an end of input that never comes.
+        Self.closeFrom(&actions, 3)
         let argv = (["tmux", "-L", socket] + arguments).map { strdup($0) } + [nil]
         defer {
             for argument in argv { free(argument) }

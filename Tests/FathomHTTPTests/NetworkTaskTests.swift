@@ -104,7 +104,9 @@ import Testing
         batch.cancel()
         let results = await batch.value
 
-        #expect(ContinuousClock.now - start < .seconds(5))
+        // Well under the handlers' 30 s, with room for a loaded machine (end-to-end tests running
+        // beside this one hold cooperative threads while they wait on child processes).
+        #expect(ContinuousClock.now - start < .seconds(20))
         #expect(results.count == 6)
         for result in results {
             guard case .failure(.cancelled) = result else {

@@ -181,3 +181,27 @@ import Testing
         }
     }
 }
+
+/// Client settings whose effect shows on the wire.
+@Suite struct ClientSettingTests {
+    @Test func proxySettingRoutesRequestsThroughTheProxy() async throws {
+        let server = try await DemoAPI.start()
+        defer { Task { await server.stop() } }
+        let session = Transcript()
+        let outcomes = await session.run(
+            """
+            base \(server.baseURL)
+            proxy http://user:proxy-password-123456@127.0.0.1:9
+            proxy
+            get /users/1
+            proxy off
+            get /users/1
+            """)
+        #expect(outcomes == [.succeeded, .succeeded, .succeeded, .failed, .succeeded, .succeeded])
+        // The server is up (the request after `proxy off` succeeds): only the proxy can have refused.
+        #expect(session.console.stderr.contains("connection refused"), "the request went to the proxy")
+        #expect(session.console.stdout.contains("Ada Lovelace"))
+        #expect(!session.console.stdout.contains("proxy-password-123456"), "the proxy password is masked")
+        await server.stop()
+    }
+}
