@@ -20,6 +20,10 @@ extension AsyncHTTPClientTransport {
                 return .dnsFailure(host: error.host)
             }
             if let inner = error.connectionErrors.first?.error {
+                // The address that refused, which is the proxy's when one is in use.
+                if let io = inner as? IOError, io.errnoCode == ECONNREFUSED {
+                    return .connectionRefused(host: error.host, port: error.port)
+                }
                 return map(inner, url: url, timeout: timeout)
             }
             return .connectionRefused(host: error.host, port: error.port)
