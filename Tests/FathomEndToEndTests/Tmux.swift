@@ -14,6 +14,7 @@ final class Tmux {
 
     deinit {
         _ = try? tmux(["kill-server"], capture: false)
+        unlink("/tmp/tmux-\(getuid())/\(socket)")
     }
 
     /// Types keys: literal text, or tmux key names such as `Enter`, `Tab`, `C-c`, `Up`.
@@ -83,12 +84,24 @@ final class Tmux {
         // Nothing else: the server tmux starts lives on, and an inherited pipe end (another test's
         // child's stdin) would keep that child waiting for an end of input that never comes.
         Self.closeFrom(&actions, 3)
+        // An empty signal mask and default handlers: the calling thread blocks most signals, and a
+        // tmux server (and its panes) inheriting that mask would never die of kill-server's SIGHUP.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let argv = (["tmux", "-L", socket] + arguments).map { strdup($0) } + [nil]
         defer {
             for argument in argv { free(argument) }
         }
         var pid: pid_t = 0
-        guard posix_spawn(&pid, "/usr/bin/tmux", &actions, nil, argv, environ) == 0 else {
+        guard posix_spawn(&pid, "/usr/bin/tmux", &actions, &attributes, argv, environ) == 0 else {
             throw TmuxError.failed("cannot start tmux")
         }
         var status: Int32 = 0
