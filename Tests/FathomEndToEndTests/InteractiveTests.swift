@@ -32,6 +32,7 @@ struct InteractiveTests {
         try terminal.type("get /users per_page==1")
         try terminal.send("Enter")
         try terminal.waitFor("#1")
+        try terminal.waitFor("/users>")  // the prompt is back: the paths are remembered
         // Paths from the Link header and the body are offered.
         try terminal.type("get /users?pa")
         try terminal.send("Tab")
@@ -39,6 +40,9 @@ struct InteractiveTests {
         try terminal.send("C-c")
         try terminal.type("set user_id = 2")
         try terminal.send("Enter")
+        try terminal.type("vars")
+        try terminal.send("Enter")
+        try terminal.waitFor("user_id = 2")  // the command has run: completion can know the name
         try terminal.type("get /users/{{us")
         try terminal.send("Tab")
         try terminal.waitFor("get /users/{{user_id}}")
@@ -52,9 +56,14 @@ struct InteractiveTests {
         try terminal.waitFor("/>")
         try terminal.type("get /slow ms==10000")
         try terminal.send("Enter")
-        Thread.sleep(forTimeInterval: 0.8)
-        try terminal.send("C-c")
-        let cancelled = try terminal.waitFor("cancelled after")
+        // Ctrl-C until the request is cancelled: one that lands before the request has started is ignored.
+        var cancelled = ""
+        for _ in 0..<20 where !cancelled.contains("cancelled after") {
+            Thread.sleep(forTimeInterval: 0.5)
+            try terminal.send("C-c")
+            cancelled = (try? terminal.waitFor("cancelled after", timeout: 0.5)) ?? ""
+        }
+        #expect(cancelled.contains("cancelled after"), "the screen:\n\((try? terminal.screen()) ?? "")")
         #expect(!cancelled.contains("FATHOM-EXIT"))
         try terminal.type("a half-typed line")
         try terminal.send("C-c")

@@ -40,7 +40,9 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
         for entry in entries { fathom_history_enter(history, entry) }
 
         fathom_el_set_editor(editLine, "emacs")
-        fathom_el_set_signal(editLine, 1)
+        // No libedit signal handlers: they save and restore SIGINT's around each line, racing the
+        // DispatchSource that cancels commands. ISIG is off while editing, so Ctrl-C is a key there.
+        fathom_el_set_signal(editLine, 0)
         fathom_el_set_history(editLine, history)
         fathom_el_disable_isig(editLine)
         fathom_el_set_clientdata(editLine, Unmanaged.passUnretained(self).toOpaque())

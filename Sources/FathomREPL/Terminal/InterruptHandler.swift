@@ -5,8 +5,9 @@ import Synchronization
 /// Ctrl-C outside the line editor (while a command runs): cancels the command in flight.
 ///
 /// SIGINT is ignored as a signal and watched through a `DispatchSource`, whose handler runs on a
-/// dispatch queue, not on any actor. With nothing in flight (a script between commands), Ctrl-C
-/// ends the process with status 130, as shells expect.
+/// dispatch queue, not on any actor. With nothing in flight, Ctrl-C ends a script with status 130,
+/// as shells expect, and is ignored by an interactive session (it arrived between the line editor
+/// and the command: the line editor handles it everywhere else).
 final class InterruptHandler {
     /// The command in flight, shared with the signal handler.
     private final class Current: Sendable {
@@ -16,10 +17,10 @@ final class InterruptHandler {
     private let current = Current()
     private let source: any DispatchSourceSignal
 
-    init() {
+    init(exitsWhenIdle: Bool) {
         signal(SIGINT, SIG_IGN)
         source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler(handler: Self.handler(current))
+        source.setEventHandler(handler: Self.handler(current, exitsWhenIdle: exitsWhenIdle))
         source.resume()
     }
 
@@ -28,12 +29,12 @@ final class InterruptHandler {
     }
 
     /// Built outside any actor: a handler inferred `@MainActor` would crash at the first Ctrl-C.
-    private nonisolated static func handler(_ current: Current) -> @Sendable () -> Void {
+    private nonisolated static func handler(_ current: Current, exitsWhenIdle: Bool) -> @Sendable () -> Void {
         { @Sendable in
             let task = current.task.withLock { $0 }
             if let task {
                 task.cancel()
-            } else {
+            } else if exitsWhenIdle {
                 exit(130)
             }
         }

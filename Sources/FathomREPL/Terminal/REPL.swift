@@ -26,7 +26,7 @@ public final class REPL: Sendable {
     /// Runs until the end; returns the exit status: 0 when every command succeeded, else 1 — or
     /// always 0 for an interactive session, where failures were seen as they happened.
     public func run() async -> Int32 {
-        let interrupts = InterruptHandler()
+        let interrupts = InterruptHandler(exitsWhenIdle: !interactive)
         var assembler = LineAssembler()
         var failures = 0
         while true {
