@@ -53,6 +53,27 @@ import Testing
         }
     }
 
+    @Test func credentialsTypedIntoSecretHeadersAreSecrets() async throws {
+        let server = try await DemoAPI.start()
+        defer { Task { await server.stop() } }
+        let literal = "literal-header-key-55667788"
+        let session = Transcript()
+        let outcomes = await session.run(
+            """
+            base \(server.baseURL)
+            header Authorization: Bearer \(literal)
+            header
+            default header X-API-Key: \(literal)-default
+            default
+            get /echo Proxy-Authorization:'Basic \(literal)-proxy'
+            """)
+        #expect(!outcomes.contains(.failed))
+        let printed = session.console.stdout + session.console.stderr
+        #expect(printed.contains("Bearer ••••7788"))
+        #expect(!printed.contains(literal))
+        await server.stop()
+    }
+
     @Test func revealPrintsOnlyTheSecretAskedFor() async throws {
         let session = Transcript()
         await session.run("secret token = \(Self.planted)\nvars\nreveal token")

@@ -39,11 +39,30 @@ extension Executor {
 
     func editHeaders(_ edits: [HeaderEdit]) {
         guard !edits.isEmpty else {
-            let lines = session.draft.headers.map { "\($0.name): \($0.value)" }
+            let lines = session.draft.headers.map { "\($0.name): \(shownHeaderValue($0))" }
             say(lines.isEmpty ? "no draft headers" : lines.joined(separator: "\n"))
             return
         }
-        for edit in edits { session.draft.apply(edit) }
+        for edit in edits {
+            if case .set(let name, let value) = edit { registerIfSecret(header: name, value: value) }
+            session.draft.apply(edit)
+        }
+    }
+
+    /// A credential written straight into a secret header (`header Authorization: Bearer abc`)
+    /// becomes a secret like any other: masked in output and in the history file.
+    func registerIfSecret(header name: String, value: String) {
+        guard redactor.isSecretHeader(NetworkHeaders.Name(name)), let expanded = try? session.variables.expand(value)
+        else { return }
+        // Short values would mask ordinary text everywhere: such a credential is no secret anyway.
+        var parts = [expanded]
+        if let space = expanded.firstIndex(of: " ") { parts.append(String(expanded[expanded.index(after: space)...])) }
+        for part in parts where part.count >= 6 { redactor.addSecret(part) }
+    }
+
+    /// A header's value as listings show it: a secret header's masked.
+    func shownHeaderValue(_ header: Draft.Header) -> String {
+        redactor.redactHeaderValue(header.value, name: NetworkHeaders.Name(header.name))
     }
 
     func setBody(_ spec: BodySpec?) throws {
@@ -150,6 +169,7 @@ extension Executor {
             request.headers.add(NetworkHeaders.Name(header.name), try variables.expand(header.value))
         }
         for header in draft.headers {
+            registerIfSecret(header: header.name, value: header.value)
             request.headers.add(NetworkHeaders.Name(header.name), try variables.expand(header.value))
         }
         if !request.headers.contains(.userAgent) { request.headers.add(.userAgent, Executor.userAgent) }
@@ -287,7 +307,9 @@ extension Executor {
         lines.append("base      \(session.base ?? "(none)")")
         if let environment = session.currentEnvironment { lines.append("env       \(environment)") }
         lines.append("auth      \(describe(session.auth))")
-        for header in session.defaultHeaders { lines.append("default   header \(header.name): \(header.value)") }
+        for header in session.defaultHeaders {
+            lines.append("default   header \(header.name): \(shownHeaderValue(header))")
+        }
         for pair in session.defaultQuery {
             lines.append("default   query \(pair.name)\(pair.value.map { "=\($0)" } ?? "")")
         }

@@ -6,13 +6,14 @@ extension Executor {
 
     func editDefaults(_ edit: DefaultEdit?) {
         guard let edit else {
-            var lines = session.defaultHeaders.map { "header \($0.name): \($0.value)" }
+            var lines = session.defaultHeaders.map { "header \($0.name): \(shownHeaderValue($0))" }
             lines += session.defaultQuery.map { "query \($0.name)\($0.value.map { "=\($0)" } ?? "")" }
             say(lines.isEmpty ? "no defaults" : lines.joined(separator: "\n"))
             return
         }
         switch edit {
         case .header(let headerEdit):
+            if case .set(let name, let value) = headerEdit { registerIfSecret(header: name, value: value) }
             var holder = Draft()
             holder.headers = session.defaultHeaders
             holder.apply(headerEdit)
