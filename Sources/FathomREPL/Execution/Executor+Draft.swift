@@ -138,7 +138,10 @@ extension Executor {
             return .failed
         }
         let number = session.responses.append(response)
-        snapshot.remember(paths: PathHarvester.paths(in: response, base: baseURL()))
+        if console.isInteractive {
+            // Only a person at a terminal completes paths: scripts skip parsing the body again.
+            snapshot.remember(paths: PathHarvester.paths(in: response, base: baseURL()), redactor: redactor)
+        }
         show(long: renderer.render(response, number: number))
         return .succeeded
     }
@@ -188,7 +191,7 @@ extension Executor {
                 "no base URL for '\(request.target)'", hint: "set one with `base http://…` or give a full URL")
         }
         let prepared = try request.prepared(baseURL: base)
-        snapshot.remember(paths: [prepared.url.path])
+        snapshot.remember(paths: [prepared.url.path], redactor: redactor)
         return prepared
     }
 

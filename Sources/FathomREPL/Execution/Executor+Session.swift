@@ -153,15 +153,20 @@ extension Executor {
 
     /// A secret's value from `FATHOM_SECRET_<NAME>`, the `.env` file, or a prompt on a terminal.
     func secretValue(_ name: String) async throws -> String {
-        let key = DotEnv.secretKey(for: name)
-        if let value = options.environment[key] ?? session.dotEnv[key] ?? session.dotEnv[name], !value.isEmpty {
-            return value
-        }
+        if let value = storedSecretValue(name) { return value }
         if let typed = await console.readSecret(prompt: "\(name): "), !typed.isEmpty {
             return typed
         }
         throw CommandError(
-            "secret '\(name)' has no value", hint: "set \(key), add it to .env, or run on a terminal to be asked")
+            "secret '\(name)' has no value",
+            hint: "set \(DotEnv.secretKey(for: name)), add it to .env, or run on a terminal to be asked")
+    }
+
+    /// A secret's value from `FATHOM_SECRET_<NAME>` or the `.env` file (`FATHOM_SECRET_<NAME>` or `NAME`).
+    func storedSecretValue(_ name: String) -> String? {
+        let key = DotEnv.secretKey(for: name)
+        let value = options.environment[key] ?? session.dotEnv[key] ?? session.dotEnv[name]
+        return value?.isEmpty == false ? value : nil
     }
 
     func reveal(_ name: String) throws {
@@ -205,7 +210,11 @@ extension Executor {
         // Resolve every secret first, so a missing one changes nothing.
         var secrets: [(String, String)] = []
         for secret in environment.secrets {
-            secrets.append((secret, try secretValueWithoutPrompt(secret)))
+            guard let value = storedSecretValue(secret) else {
+                throw CommandError(
+                    "secret '\(secret)' has no value", hint: "set \(DotEnv.secretKey(for: secret)) or add it to .env")
+            }
+            secrets.append((secret, value))
         }
         for (key, value) in environment.variables { session.variables.set(key, value) }
         for (key, value) in secrets {
@@ -214,14 +223,6 @@ extension Executor {
         }
         if let base = environment.base { session.base = base }
         session.currentEnvironment = name
-    }
-
-    private func secretValueWithoutPrompt(_ name: String) throws -> String {
-        let key = DotEnv.secretKey(for: name)
-        if let value = options.environment[key] ?? session.dotEnv[key] ?? session.dotEnv[name], !value.isEmpty {
-            return value
-        }
-        throw CommandError("secret '\(name)' has no value", hint: "set \(key) or add it to .env")
     }
 
     // MARK: - History and help

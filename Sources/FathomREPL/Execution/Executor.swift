@@ -62,12 +62,12 @@ public actor Executor {
             session.dotEnv = DotEnv.load(path)
             session.variables.environment.merge(session.dotEnv) { process, _ in process }
         }
-        snapshot.update(from: session)
+        snapshot.update(from: session, redactor: redactor)
     }
 
     /// Runs one entry (a line, or several gathered by ``LineAssembler``).
     public func run(_ entry: String) async -> Outcome {
-        defer { snapshot.update(from: session) }
+        defer { snapshot.update(from: session, redactor: redactor) }
         do {
             let command = try CommandParser.parse(entry)
             return try await execute(command)

@@ -2,7 +2,8 @@ import FathomHTTP
 import Synchronization
 
 /// What the line editor's thread needs from the session — the prompt and completion words —
-/// copied after each command so the editor never touches the executor.
+/// copied after each command so the editor never touches the executor. Everything in it is
+/// masked: the prompt and completion listings are output too.
 public final class SessionSnapshot: Sendable {
     public struct Values: Sendable {
         public var method = "GET"
@@ -22,7 +23,7 @@ public final class SessionSnapshot: Sendable {
 
     public var current: Values { values.withLock { $0 } }
 
-    func update(from session: Session) {
+    func update(from session: Session, redactor: Redactor) {
         let draft = session.draft
         let base = session.base.map { Draft.splitTarget($0) }
         let (prefix, path) = Draft.splitTarget(draft.target)
@@ -37,7 +38,7 @@ public final class SessionSnapshot: Sendable {
         }
         values.withLock { values in
             values.method = draft.method.rawValue
-            values.location = location
+            values.location = redactor.redact(location)
             values.variableNames = session.variables.names
             values.headerNames = Array(Set(draft.headers.map(\.name) + session.defaultHeaders.map(\.name))).sorted()
             values.environmentNames = session.environments.map(\.name)
@@ -45,10 +46,11 @@ public final class SessionSnapshot: Sendable {
     }
 
     /// Remembers paths for completion (deduplicated, bounded).
-    func remember(paths new: [String]) {
+    func remember(paths new: [String], redactor: Redactor) {
         guard !new.isEmpty else { return }
+        let masked = new.map(redactor.redact)
         values.withLock { values in
-            for path in new {
+            for path in masked {
                 values.paths.removeAll { $0 == path }
                 values.paths.append(path)
             }

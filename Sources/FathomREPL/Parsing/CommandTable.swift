@@ -13,8 +13,6 @@ public struct CommandSpec: Sendable {
         case variables
         /// Files.
         case files
-        /// Request items after a path (header names, variables).
-        case requestItems
         /// Command names.
         case commands
     }

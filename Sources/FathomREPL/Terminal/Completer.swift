@@ -84,8 +84,6 @@ public struct Completer: Sendable {
             }
             return Completion(
                 word: current, candidates: Self.matching(Self.commonHeaders + values.headerNames, current, suffix: ":"))
-        case .requestItems:
-            return Completion(word: current, candidates: Self.matching(Self.commonHeaders, current, suffix: ":"))
         }
     }
 
