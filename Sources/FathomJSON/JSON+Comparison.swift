@@ -75,3 +75,16 @@ struct DecimalText: Comparable {
         return a.digits.lexicographicallyPrecedes(b.digits)
     }
 }
+
+extension JSON {
+    /// Order as RFC 9535 comparisons define it: numbers by exact value, strings by Unicode scalar
+    /// values. `nil` when the two are not both numbers or both strings.
+    public func isLess(than other: JSON) -> Bool? {
+        switch (self, other) {
+        case (.number(let a), .number(let b)): DecimalText(a) < DecimalText(b)
+        case (.string(let a), .string(let b)):
+            a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars) { $0.value < $1.value }
+        default: nil
+        }
+    }
+}

@@ -10,7 +10,7 @@ struct Fathom: AsyncParsableCommand {
         commandName: "fathom",
         abstract: "Explore HTTP APIs from the terminal.",
         version: "0.2.0",
-        subcommands: [Prompt.self, Format.self, Query.self, Diff.self, Patch.self, Serve.self, TourCommand.self],
+        subcommands: [Prompt.self, Replay.self, Format.self, Query.self, Diff.self, Patch.self, Serve.self, TourCommand.self],
         defaultSubcommand: Prompt.self
     )
 }
@@ -61,7 +61,9 @@ struct Prompt: AsyncParsableCommand {
         if demo {
             let started = try await DemoAPI.start()
             server = started
-            startup.append("base \(started.baseURL)")
+            // A variable, so that a saved demo session replays against any demo's port.
+            await executor.define("demo", started.baseURL)
+            startup.append("base {{demo}}")
         }
         if let url { startup.append("base \"\(url)\"") }
         if let env { startup.append("env use \"\(env)\"") }

@@ -68,6 +68,12 @@ public final class Redactor: Sendable {
         state.withLock { $0.secrets.removeAll { $0.value == value } }
     }
 
+    /// The registered secret values, longest first: for writers that replace them by a name
+    /// (a saved session refers to a secret instead of holding it).
+    public var secretValues: [String] {
+        state.withLock { $0.secrets.map(\.value) }
+    }
+
     /// Whether a header of this name is masked.
     public func isSecretHeader(_ name: NetworkHeaders.Name) -> Bool {
         state.withLock { $0.headers.contains(name.canonicalName) }

@@ -216,13 +216,7 @@ struct JSONPathEvaluator {
     }
 
     private static func less(_ left: JSON?, _ right: JSON?) -> Bool {
-        switch (left, right) {
-        case (.number(let a)?, .number(let b)?):
-            return DecimalText(a) < DecimalText(b)
-        case (.string(let a)?, .string(let b)?):
-            return a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars) { $0.value < $1.value }
-        default:
-            return false
-        }
+        guard let left, let right else { return false }
+        return left.isLess(than: right) ?? false
     }
 }

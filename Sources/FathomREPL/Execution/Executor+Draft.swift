@@ -138,11 +138,20 @@ extension Executor {
             return .failed
         }
         let number = session.responses.append(response)
+        let path = shownPath(response.url)
+        lastSent = (
+            "\(response.request.method) \(path) → \(response.status)",
+            session.recording ? RecordedResponse(response) : nil
+        )
+        events.append(
+            .response(
+                number: number, method: response.request.method.rawValue, path: path, status: response.status,
+                time: response.timing.total))
         if console.isInteractive {
             // Only a person at a terminal completes paths: scripts skip parsing the body again.
             snapshot.remember(paths: PathHarvester.paths(in: response, base: baseURL()), redactor: redactor)
         }
-        show(long: renderer.render(response, number: number))
+        if options.rendersResponses { show(long: renderer.render(response, number: number)) }
         return .succeeded
     }
 

@@ -24,6 +24,10 @@ public actor Executor {
         public var history: HistoryStore
         /// The process environment (`{{$env.NAME}}`, `FATHOM_SECRET_<NAME>`).
         public var environment: [String: String]
+        /// Whether a response is shown in full when it arrives (`replay` shows one line of its own).
+        public var rendersResponses = true
+        /// Whether a passing `expect` says so.
+        public var reportsPassedExpectations = true
 
         public init(
             colors: Bool = false, environmentPaths: [String] = EnvironmentFile.defaultPaths(),
@@ -52,6 +56,26 @@ public actor Executor {
     /// What the prompt and completion read, from the line editor's thread.
     public nonisolated let snapshot = SessionSnapshot()
     var clients = ClientCache()
+    /// What happened since ``takeEvents()`` was last called: responses and expectations, for `replay`.
+    var events: [Event] = []
+    /// The request the line being run sent, for the session log.
+    var lastSent: (summary: String, recorded: RecordedResponse?)?
+    /// Where the line being run comes from (`FILE:LINE`) when it comes from a file.
+    var location: String?
+    /// How deep `load` is nested (a file that loads itself stops at a limit).
+    var loadDepth = 0
+
+    /// Something `replay` reports on.
+    public enum Event: Sendable, Equatable {
+        case response(number: Int, method: String, path: String, status: HTTPStatus, time: Duration)
+        case expectation(line: String, result: ExpectationResult)
+    }
+
+    /// The events since the last call, oldest first.
+    public func takeEvents() -> [Event] {
+        defer { events = [] }
+        return events
+    }
 
     public init(console: any Console, options: Options = Options()) {
         self.console = console
@@ -70,7 +94,13 @@ public actor Executor {
         defer { snapshot.update(from: session, redactor: redactor) }
         do {
             let command = try CommandParser.parse(entry)
-            return try await execute(command)
+            lastSent = nil
+            let outcome = try await execute(command, line: entry)
+            // A failed expectation is still part of the session: it says what should hold.
+            if outcome == .succeeded || (outcome == .failed && command.isExpectation) {
+                log(command, entry: entry)
+            }
+            return outcome
         } catch let error as CommandError {
             fail(error.description)
         } catch let error as NetworkError {
@@ -94,7 +124,7 @@ public actor Executor {
         return outcomes
     }
 
-    func execute(_ command: Command) async throws -> Outcome {
+    func execute(_ command: Command, line: String) async throws -> Outcome {
         switch command {
         case .nothing: break
         case .exit: return .exit
@@ -126,6 +156,15 @@ public actor Executor {
         case .cookies(let action): cookies(action)
         case .mock(let action): try mock(action)
         case .pager(let mode): setPager(mode)
+        case .responses: listResponses()
+        case .inspect(let number, let expression, let paths): try inspect(number, expression, paths: paths)
+        case .capture(let name, let source, let number): try capture(name, source, number)
+        case .diff(let request): try diff(request)
+        case .expect(let expectation): return try expect(expectation, line: line)
+        case .volatile(let expression): volatile(expression)
+        case .save(let file, let requestsOnly): try save(to: file, requestsOnly: requestsOnly)
+        case .load(let file): return try await load(file)
+        case .record(let on): record(on)
         case .help(let topic): help(topic)
         case .history: listHistory()
         }
@@ -141,7 +180,7 @@ public actor Executor {
 
     /// Prints one error line, masked.
     func fail(_ message: String) {
-        console.writeError(redactor.redact(palette.red(message)) + "\n")
+        console.writeError(redactor.redact(palette.red((location.map { "\($0): " } ?? "") + message)) + "\n")
     }
 
     /// A long text: through the pager when it is taller than the terminal, else printed.

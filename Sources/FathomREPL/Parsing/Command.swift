@@ -39,6 +39,21 @@ public enum Command: Equatable, Sendable {
     case mock(MockAction)
     case pager(PagerMode?)
 
+    // MARK: Responses
+    case responses
+    case inspect(response: Int?, expression: String, paths: Bool)
+    /// `let NAME = …`: a value from a response into a variable.
+    case capture(name: String, source: CaptureSource, response: Int?)
+    case diff(DiffRequest)
+    case expect(Expectation)
+    /// `volatile EXPR`, or a listing when `nil`.
+    case volatile(String?)
+
+    // MARK: Session files
+    case save(file: String, requestsOnly: Bool)
+    case load(String)
+    case record(Bool?)
+
     // MARK: Help and leaving
     case help(String?)
     case history
@@ -137,4 +152,60 @@ public enum MockAction: Equatable, Sendable {
     case off
     case file(path: String, file: String)
     case status(path: String, code: Int)
+}
+
+/// Where `let` takes its value from.
+public enum CaptureSource: Equatable, Sendable {
+    /// A JSONPath (or `.a.b` shorthand) over the body.
+    case value(String)
+    case header(String)
+    case status
+}
+
+/// What `diff` compares and how.
+public struct DiffRequest: Equatable, Sendable {
+    public enum Scope: String, Equatable, Sendable {
+        /// Status and headers.
+        case headers
+        case body
+        case all
+    }
+
+    /// The older response; `nil` for the one before ``new``.
+    public var old: Int?
+    /// The newer response; `nil` for the last.
+    public var new: Int?
+    public var scope: Scope = .all
+    /// JSONPaths left out of the body comparison.
+    public var ignore: [String] = []
+}
+
+/// One `expect` line: a subject, a comparison, and what it is compared with.
+public struct Expectation: Equatable, Sendable {
+    public enum Subject: Equatable, Sendable {
+        case status
+        /// A JSONPath over the body.
+        case value(String)
+        case header(String)
+        case time
+        case body
+    }
+
+    public enum Operator: String, CaseIterable, Equatable, Sendable {
+        case equal = "=="
+        case notEqual = "!="
+        case lessOrEqual = "<="
+        case less = "<"
+        case greaterOrEqual = ">="
+        case greater = ">"
+        case matches = "~"
+        case notMatches = "!~"
+        case exists
+        case absent
+    }
+
+    public var subject: Subject
+    public var op: Operator
+    /// As written (variables not yet expanded); `nil` for `exists` and `absent`.
+    public var operand: String?
 }

@@ -1,4 +1,5 @@
 import FathomHTTP
+import FathomJSON
 
 /// Turns one (possibly multi-line) entry into a ``Command``.
 ///
@@ -105,6 +106,29 @@ public enum CommandParser {
             }
         case "mock": return .mock(try mock(&a))
         case "pager": return .pager(try a.optionalChoice(PagerMode.self))
+        case "responses":
+            try a.end()
+            return .responses
+        case "inspect": return try inspect(&a)
+        case "let": return try capture(&a)
+        case "diff": return .diff(try diff(&a))
+        case "expect": return .expect(try expect(&a))
+        case "volatile":
+            if a.isEmpty { return .volatile(nil) }
+            let word = try a.single("a JSONPath")
+            try checkPath(word)
+            return .volatile(word.text)
+        case "save":
+            let file = try a.word("a file name")
+            var requestsOnly = false
+            if let flag = try a.optionalWord() {
+                guard flag.text == "--requests-only" else { throw a.badChoice(flag, ["--requests-only"]) }
+                try a.end()
+                requestsOnly = true
+            }
+            return .save(file: file.text, requestsOnly: requestsOnly)
+        case "load": return .load(try a.single("a file name").text)
+        case "record": return .record(try a.optionalSwitch())
         case "help":
             let topic = try a.optionalWord()
             try a.end()
@@ -352,6 +376,220 @@ public enum CommandParser {
         }
         let items = try words.map { word throws(CommandError) in try item(word, allowed: RequestItem.Kind.allCases) }
         return .oneLiner(method: method, target: target, items: items)
+    }
+
+    // MARK: - Responses
+
+    /// `#3` as 3.
+    static func responseNumber(_ word: Word) throws(CommandError) -> Int? {
+        guard word.text.hasPrefix("#"), !word.quoted else { return nil }
+        guard let number = Int(word.text.dropFirst()), number > 0 else {
+            throw CommandError("invalid response number '\(word.text)'", column: word.column, hint: "write #1, #2, …")
+        }
+        return number
+    }
+
+    /// Compiles a JSONPath so that a bad one is reported where it is written, before anything runs.
+    static func checkPath(_ word: Word) throws(CommandError) {
+        do {
+            _ = try JSONPath(word.text)
+        } catch {
+            throw CommandError(
+                "invalid JSONPath: \(error.reason)", column: word.column + max(0, error.column - 1),
+                hint: "e.g. $.items[0].name or .items[0].name")
+        }
+    }
+
+    private static func inspect(_ a: inout Arguments) throws(CommandError) -> Command {
+        var number: Int?
+        var paths = false
+        var expression: Word?
+        for word in try a.words() {
+            if word.text == "--paths", !word.quoted {
+                paths = true
+            } else if let n = try responseNumber(word) {
+                number = n
+            } else if expression == nil {
+                expression = word
+            } else {
+                throw CommandError(
+                    "unexpected '\(word.text)'", column: word.column,
+                    hint: "quote an expression that has blanks: inspect '$[?@.age > 30]'")
+            }
+        }
+        guard let expression else {
+            throw CommandError("missing a JSONPath", column: a.column, hint: "usage: inspect [#N] EXPR [--paths]")
+        }
+        try checkPath(expression)
+        return .inspect(response: number, expression: expression.text, paths: paths)
+    }
+
+    private static func capture(_ a: inout Arguments) throws(CommandError) -> Command {
+        var name = try a.word("a variable name")
+        var words = try a.words()
+        if let equals = name.text.firstIndex(of: "="), !name.quoted {
+            // `let id=$.id`
+            let after = String(name.text[name.text.index(after: equals)...])
+            if !after.isEmpty {
+                words.insert(Word(after, column: name.column + name.text.distance(from: name.text.startIndex, to: equals) + 1), at: 0)
+            }
+            name = Word(String(name.text[..<equals]), column: name.column)
+        } else {
+            guard let first = words.first, first.text == "=" || first.text.hasPrefix("=") else {
+                throw CommandError("expected '=' after '\(name.text)'", column: words.first?.column ?? a.column, hint: "let NAME = $.path")
+            }
+            if first.text == "=" {
+                words.removeFirst()
+            } else {
+                words[0] = Word(String(first.text.dropFirst()), column: first.column + 1)
+            }
+        }
+        try checkVariableName(name)
+        var number: Int?
+        if let last = words.last, let n = try responseNumber(last) {
+            number = n
+            words.removeLast()
+        }
+        guard let first = words.first else {
+            throw CommandError("missing what to capture", column: a.column, hint: "let NAME = $.path | header NAME | status")
+        }
+        let source: CaptureSource
+        switch (first.text.lowercased(), first.quoted) {
+        case ("status", false):
+            guard words.count == 1 else { throw CommandError("unexpected '\(words[1].text)'", column: words[1].column) }
+            source = .status
+        case ("header", false):
+            guard words.count == 2 else {
+                throw CommandError(
+                    words.count < 2 ? "missing a header name" : "unexpected '\(words[2].text)'",
+                    column: words.count < 2 ? first.column + first.text.count + 1 : words[2].column,
+                    hint: "let NAME = header Location")
+            }
+            try checkHeaderName(words[1].text, column: words[1].column)
+            source = .header(words[1].text)
+        default:
+            guard words.count == 1 else {
+                throw CommandError(
+                    "unexpected '\(words[1].text)'", column: words[1].column,
+                    hint: "quote an expression that has blanks")
+            }
+            try checkPath(first)
+            source = .value(first.text)
+        }
+        return .capture(name: name.text, source: source, response: number)
+    }
+
+    private static func diff(_ a: inout Arguments) throws(CommandError) -> DiffRequest {
+        var request = DiffRequest()
+        var numbers: [Int] = []
+        var words = try a.words()[...]
+        while let word = words.popFirst() {
+            switch word.text {
+            case "--body": request.scope = .body
+            case "--headers": request.scope = .headers
+            case "--all": request.scope = .all
+            case "--ignore":
+                guard let path = words.popFirst() else {
+                    throw CommandError("missing a JSONPath after --ignore", column: word.column + word.text.count)
+                }
+                try checkPath(path)
+                request.ignore.append(path.text)
+            default:
+                guard let number = try responseNumber(word), numbers.count < 2 else {
+                    throw CommandError(
+                        "unexpected '\(word.text)'", column: word.column,
+                        hint: "usage: diff [#A] [#B] [--body|--headers|--all] [--ignore EXPR]…")
+                }
+                numbers.append(number)
+            }
+        }
+        switch numbers.count {
+        case 2: (request.old, request.new) = (numbers[0], numbers[1])
+        case 1: request.old = numbers[0]
+        default: break
+        }
+        return request
+    }
+
+    private static func expect(_ a: inout Arguments) throws(CommandError) -> Expectation {
+        let first = try a.word("what to check")
+        let subject: Expectation.Subject
+        switch (first.text.lowercased(), first.quoted) {
+        case ("status", false): subject = .status
+        case ("time", false): subject = .time
+        case ("body", false): subject = .body
+        case ("header", false):
+            let name = try a.word("a header name")
+            try checkHeaderName(name.text, column: name.column)
+            subject = .header(name.text)
+        default:
+            try checkPath(first)
+            subject = .value(first.text)
+        }
+        let allowed: [Expectation.Operator] =
+            switch subject {
+            case .status: [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual]
+            case .time: [.less, .lessOrEqual, .greater, .greaterOrEqual]
+            case .body: [.equal, .notEqual, .matches, .notMatches]
+            case .header: [.equal, .notEqual, .matches, .notMatches, .exists, .absent]
+            case .value: Expectation.Operator.allCases
+            }
+        let opColumn = a.column
+        guard let opWord = try a.optionalWord() else {
+            throw CommandError(
+                "missing a comparison", column: opColumn,
+                hint: "one of \(allowed.map(\.rawValue).joined(separator: " "))")
+        }
+        var op: Expectation.Operator
+        var operandText: String
+        var operandColumn: Int
+        if subject == .status, Expectation.Operator(rawValue: opWord.text) == nil {
+            // `expect status 200`
+            op = .equal
+            operandText = opWord.text
+            operandColumn = opWord.column
+            try a.end()
+        } else {
+            guard let parsed = Expectation.Operator(rawValue: opWord.text.lowercased()), allowed.contains(parsed) else {
+                throw CommandError(
+                    "unknown comparison '\(opWord.text)'", column: opWord.column,
+                    hint: "one of \(allowed.map(\.rawValue).joined(separator: " "))")
+            }
+            op = parsed
+            if op == .exists || op == .absent {
+                try a.end()
+                return Expectation(subject: subject, op: op, operand: nil)
+            }
+            operandColumn = a.column
+            operandText = a.raw.trimmingBlanks
+            guard !operandText.isEmpty else {
+                throw CommandError("missing a value to compare with", column: operandColumn)
+            }
+            if op == .matches || op == .notMatches || subject != .value(first.text) {
+                operandText = unquote(operandText)
+            }
+        }
+        switch subject {
+        case .status:
+            guard StatusPattern(operandText) != nil, op == .equal || op == .notEqual || Int(operandText) != nil else {
+                throw CommandError(
+                    "invalid status '\(operandText)'", column: operandColumn, hint: "write a code (200) or a class (2xx)")
+            }
+        case .time:
+            guard DurationText.parse(operandText) != nil else {
+                throw CommandError("invalid duration '\(operandText)'", column: operandColumn, hint: "write 500ms or 2s")
+            }
+        default:
+            if op == .matches || op == .notMatches, !operandText.contains("{{") {
+                do {
+                    _ = try Regex(operandText)
+                } catch {
+                    throw CommandError("invalid regular expression '\(operandText)'", column: operandColumn)
+                }
+            }
+        }
+        _ = op
+        return Expectation(subject: subject, op: op, operand: operandText)
     }
 
     static func item(_ word: Word, allowed: [RequestItem.Kind]) throws(CommandError) -> RequestItem {

@@ -29,6 +29,8 @@ public struct CommandSpec: Sendable {
         case draft = "Build and send a request"
         case session = "Session: every request gets these"
         case client = "Client settings"
+        case responses = "Responses: inspect, capture, compare, check"
+        case files = "Session files"
         case other = "Other"
     }
 }
@@ -159,6 +161,60 @@ public enum CommandTable {
                 name: "pager", synopsis: "pager [auto|on|off]",
                 summary: "page bodies taller than the terminal through $PAGER",
                 completion: .words(PagerMode.allCases.map(\.rawValue)), group: .client),
+            CommandSpec(
+                name: "responses", synopsis: "responses", summary: "the numbered response history: #1, #2, …",
+                group: .responses),
+            CommandSpec(
+                name: "inspect", synopsis: "inspect [#N] EXPR [--paths]",
+                summary: "RFC 9535 JSONPath (or `.a.b[0]` shorthand) over a response body, the last by default",
+                details: "`--paths` prints each match's normalized path too. Quote an expression that has blanks.",
+                group: .responses),
+            CommandSpec(
+                name: "let", synopsis: "let NAME = EXPR | header NAME | status [#N]",
+                summary: "capture a value from a response (the last by default) into a variable",
+                details: """
+                    A value from Authorization or Set-Cookie, or from a field named like token, password, \
+                    secret or key, is a secret: masked everywhere and never saved.
+                    """,
+                completion: .variables, group: .responses),
+            CommandSpec(
+                name: "diff", synopsis: "diff [#A] [#B] [--body|--headers|--all] [--ignore EXPR]…",
+                summary: "compare two responses, the last two by default",
+                details: """
+                    Status and headers as a short list; JSON bodies structurally (volatile fields left out), \
+                    text bodies as a unified diff.
+                    """,
+                completion: .words(["--body", "--headers", "--all", "--ignore"]), group: .responses),
+            CommandSpec(
+                name: "expect",
+                synopsis:
+                    "expect status 200|2xx | EXPR ==|!=|<|<=|>|>=|~ VALUE | EXPR exists|absent | header NAME ~ RE | time < 500ms | body ~ RE",
+                summary: "check the last response; a failure says expected and actual, and the session goes on",
+                details: """
+                    VALUE is JSON when it parses as JSON (42, "Ada", [1,2], null), else text. `~` matches a \
+                    regular expression; `!~` must not match. `fathom replay` counts failed expectations.
+                    """,
+                completion: .words(["status", "header", "time", "body"]), group: .responses),
+            CommandSpec(
+                name: "volatile", synopsis: "volatile [EXPR]",
+                summary: "a JSONPath left out when responses are compared (timestamps, ids); bare lists them",
+                group: .responses),
+            CommandSpec(
+                name: "save", synopsis: "save FILE [--requests-only]",
+                summary: "write the session as commands that reproduce it (never a secret's value)",
+                details: """
+                    Settings first (base, defaults, auth, variables, `secret NAME` lines, volatile marks), then \
+                    each request as the lines that built it with the `expect` and `let` lines after it. \
+                    Responses recorded with `record on` go to FILE.recording.json beside it. Written atomically.
+                    """,
+                completion: .files, group: .files),
+            CommandSpec(
+                name: "load", synopsis: "load FILE", summary: "run a session file's lines in this session",
+                completion: .files, group: .files),
+            CommandSpec(
+                name: "record", synopsis: "record [on|off]",
+                summary: "record responses for `save`, so `fathom replay --compare` can check them",
+                completion: .words(["on", "off"]), group: .files),
             CommandSpec(
                 name: "help", aliases: ["?"], synopsis: "help [COMMAND]", summary: "list commands, or explain one",
                 completion: .commands, group: .other),

@@ -13,10 +13,13 @@ public protocol Console: Sendable {
     func page(_ text: String) -> Bool
     /// Reads a line without echo after showing `prompt`; `nil` when there is no terminal.
     func readSecret(prompt: String) async -> String?
+    /// Whether ``readSecret(prompt:)`` can ask a person (a terminal is there to type on).
+    var canAskForSecrets: Bool { get }
 }
 
 extension Console {
     public func page(_ text: String) -> Bool { false }
     public func readSecret(prompt: String) async -> String? { nil }
     public var rows: Int { 0 }
+    public var canAskForSecrets: Bool { isInteractive }
 }

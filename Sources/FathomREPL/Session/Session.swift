@@ -18,6 +18,12 @@ public struct Session: Sendable {
     public var dotEnv: [String: String] = [:]
     public var settings = ClientSettings()
     public var responses = ResponseHistory()
+    /// JSONPaths left out when responses are compared (`volatile`).
+    public var volatile: [String] = []
+    /// Whether responses are kept for `save` to write as a recording (`record on`).
+    public var recording = false
+    /// The lines that built the session, for `save`.
+    public var log = SessionLog()
 
     public init(variables: Variables = Variables()) {
         self.variables = variables

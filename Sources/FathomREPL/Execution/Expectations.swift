@@ -1,0 +1,199 @@
+import FathomHTTP
+import FathomJSON
+import Foundation
+
+/// A status code (`200`) or a class of them (`2xx`).
+struct StatusPattern: Equatable {
+    let code: Int?
+    let statusClass: Int?
+
+    init?(_ text: String) {
+        let lowered = text.lowercased()
+        if lowered.count == 3, lowered.hasSuffix("xx"), let first = lowered.first?.wholeNumberValue, (1...5).contains(first) {
+            (code, statusClass) = (nil, first)
+        } else if let number = Int(text), (100...599).contains(number) {
+            (code, statusClass) = (number, nil)
+        } else {
+            return nil
+        }
+    }
+
+    func matches(_ status: Int) -> Bool {
+        if let code { return status == code }
+        return status / 100 == statusClass
+    }
+}
+
+/// The outcome of one `expect` line.
+public struct ExpectationResult: Sendable, Equatable {
+    public var passed: Bool
+    /// What was expected and what the response had, as a person reads them.
+    public var expected: String
+    public var actual: String
+}
+
+/// Evaluates expectations against a response. Values in `operand` are already expanded.
+enum ExpectationEvaluator {
+    static func evaluate(
+        _ expectation: Expectation, operand: String?, response: NetworkResponse<Data>, number: Int
+    ) throws -> ExpectationResult {
+        let op = expectation.op
+        switch expectation.subject {
+        case .status:
+            let code = response.status.code
+            let operand = operand ?? ""
+            let actual = "\(code) \(response.status.reasonPhrase)".trimmingTrailingBlanks
+            let passed: Bool
+            switch op {
+            case .equal: passed = StatusPattern(operand)?.matches(code) ?? false
+            case .notEqual: passed = !(StatusPattern(operand)?.matches(code) ?? false)
+            default: passed = compare(Double(code), op, Double(operand) ?? 0)
+            }
+            return ExpectationResult(passed: passed, expected: describe(op, operand), actual: actual)
+        case .time:
+            let limit = DurationText.parse(operand ?? "") ?? .zero
+            let total = response.timing.total
+            let passed: Bool =
+                switch op {
+                case .less: total < limit
+                case .lessOrEqual: total <= limit
+                case .greater: total > limit
+                default: total >= limit
+                }
+            return ExpectationResult(
+                passed: passed, expected: describe(op, limit.shortDescription), actual: total.shortDescription)
+        case .header(let name):
+            let values = response.headers.values(for: NetworkHeaders.Name(name))
+            let actual = values.isEmpty ? nil : values.joined(separator: ", ")
+            return try text(actual, op, operand, absentText: "no \(name) header")
+        case .body:
+            return try text(String(decoding: response.body, as: UTF8.self), op, operand, absentText: "no body")
+        case .value(let expression):
+            let document = try json(response, number: number)
+            let path = try JSONPath(expression)
+            let values = path.values(in: document)
+            let actual: JSON? =
+                switch values.count {
+                case 0: nil
+                case 1: values[0]
+                default: .array(values)
+                }
+            return value(actual, op, operand, expression: expression)
+        }
+    }
+
+    /// The body of response #`number` as JSON, or an error saying what it is instead.
+    static func json(_ response: NetworkResponse<Data>, number: Int) throws -> JSON {
+        do {
+            return try JSON(parsing: response.body)
+        } catch {
+            let kind = response.body.isEmpty ? "empty" : response.contentType ?? "not JSON"
+            throw CommandError(
+                "response #\(number) is not JSON (\(kind))", hint: "check it with `expect body ~ REGEX` instead")
+        }
+    }
+
+    private static func value(_ actual: JSON?, _ op: Expectation.Operator, _ operand: String?, expression: String)
+        -> ExpectationResult
+    {
+        let shown = actual.map(compact) ?? "nothing at \(expression)"
+        switch op {
+        case .exists: return ExpectationResult(passed: actual != nil, expected: "a value at \(expression)", actual: shown)
+        case .absent: return ExpectationResult(passed: actual == nil, expected: "nothing at \(expression)", actual: shown)
+        case .matches, .notMatches:
+            let pattern = operand ?? ""
+            var text: String?
+            switch actual {
+            case .string(let string): text = string
+            case .number(let number): text = number
+            case .bool(let bool): text = String(bool)
+            default: text = nil
+            }
+            let matched = text.map { matches($0, pattern) } ?? false
+            return ExpectationResult(
+                passed: op == .matches ? matched : (text != nil && !matched),
+                expected: describe(op, "/\(pattern)/"), actual: shown)
+        default:
+            let expected = literal(operand ?? "")
+            let passed: Bool
+            switch (op, actual) {
+            case (.equal, let actual?): passed = actual.isEquivalent(to: expected)
+            case (.notEqual, let actual?): passed = !actual.isEquivalent(to: expected)
+            case (.notEqual, nil): passed = true
+            case (_, nil): passed = false
+            case (.less, let actual?): passed = actual.isLess(than: expected) ?? false
+            case (.lessOrEqual, let actual?):
+                passed = actual.isLess(than: expected).map { $0 || actual.isEquivalent(to: expected) } ?? false
+            case (.greater, let actual?): passed = expected.isLess(than: actual) ?? false
+            case (.greaterOrEqual, let actual?):
+                passed = expected.isLess(than: actual).map { $0 || actual.isEquivalent(to: expected) } ?? false
+            default: passed = false
+            }
+            return ExpectationResult(passed: passed, expected: describe(op, compact(expected)), actual: shown)
+        }
+    }
+
+    private static func text(_ actual: String?, _ op: Expectation.Operator, _ operand: String?, absentText: String)
+        throws -> ExpectationResult
+    {
+        let operand = operand ?? ""
+        let shown = actual.map { quoted(short($0)) } ?? absentText
+        let passed: Bool
+        switch op {
+        case .exists: passed = actual != nil
+        case .absent: passed = actual == nil
+        case .equal: passed = actual == operand
+        case .notEqual: passed = actual != operand
+        case .matches: passed = actual.map { matches($0, operand) } ?? false
+        case .notMatches: passed = actual.map { !matches($0, operand) } ?? true
+        default: passed = false
+        }
+        let expected =
+            switch op {
+            case .exists: "present"
+            case .absent: "absent"
+            case .matches, .notMatches: describe(op, "/\(operand)/")
+            default: describe(op, quoted(operand))
+            }
+        return ExpectationResult(passed: passed, expected: expected, actual: shown)
+    }
+
+    /// The operand as JSON when it is JSON (`42`, `"Ada"`, `[1, 2]`, `null`), else as a string.
+    static func literal(_ text: String) -> JSON {
+        if let json = try? JSON(parsing: text) { return json }
+        return .string(text)
+    }
+
+    static func matches(_ text: String, _ pattern: String) -> Bool {
+        guard let regex = try? Regex(pattern) else { return false }
+        return (try? regex.firstMatch(in: text)) != nil
+    }
+
+    static func compare(_ actual: Double, _ op: Expectation.Operator, _ limit: Double) -> Bool {
+        switch op {
+        case .less: actual < limit
+        case .lessOrEqual: actual <= limit
+        case .greater: actual > limit
+        case .greaterOrEqual: actual >= limit
+        case .equal: actual == limit
+        case .notEqual: actual != limit
+        default: false
+        }
+    }
+
+    static func describe(_ op: Expectation.Operator, _ value: String) -> String {
+        switch op {
+        case .equal: value
+        case .notEqual: "not \(value)"
+        case .matches: "matching \(value)"
+        case .notMatches: "not matching \(value)"
+        default: "\(op.rawValue) \(value)"
+        }
+    }
+
+    static func compact(_ value: JSON) -> String { short(String(value.formatted(.compactText).dropLast())) }
+
+    static func short(_ text: String) -> String { text.count > 120 ? String(text.prefix(120)) + "…" : text }
+
+    static func quoted(_ text: String) -> String { "\"\(text)\"" }
+}

@@ -1,0 +1,111 @@
+import Foundation
+
+/// A `.fathom` file read and checked: its entries (lines, or several gathered by
+/// ``LineAssembler``), each with the line it starts on and its parsed command.
+///
+/// Reading checks every line before any runs, so that `load` and `replay` refuse a broken file
+/// whole instead of stopping half-way through it.
+public struct SessionFile: Sendable {
+    public struct Entry: Sendable {
+        /// The 1-based line the entry starts on.
+        public var line: Int
+        public var text: String
+        public var command: Command
+    }
+
+    /// Why a file cannot be run: `FILE:LINE:COLUMN: reason`.
+    public struct Problem: Error, Sendable, CustomStringConvertible {
+        public var path: String
+        public var line: Int?
+        public var column: Int?
+        public var message: String
+
+        public var description: String {
+            var location = path
+            if let line { location += ":\(line)" }
+            if let column { location += ":\(column)" }
+            return "\(location): \(message)"
+        }
+    }
+
+    public var path: String
+    public var entries: [Entry]
+
+    /// Reads and checks the file at `path`.
+    ///
+    /// - Throws: ``Problem`` when the file is missing, unreadable, empty, binary, or has a line
+    ///   that does not parse.
+    public static func read(_ path: String) throws(Problem) -> SessionFile {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw Problem(path: path, message: "no such file")
+        }
+        guard !isDirectory.boolValue else { throw Problem(path: path, message: "is a directory, not a session file") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw Problem(path: path, message: "cannot read it (permission denied?)")
+        }
+        guard !data.isEmpty else { throw Problem(path: path, message: "the file is empty") }
+        guard !data.contains(0), let text = String(data: data, encoding: .utf8) else {
+            throw Problem(path: path, message: "not a text file (binary or not UTF-8)")
+        }
+        return try parse(text, path: path)
+    }
+
+    /// Checks `text` as the contents of a file named `path`.
+    public static func parse(_ text: String, path: String) throws(Problem) -> SessionFile {
+        var entries: [Entry] = []
+        var assembler = LineAssembler()
+        var start = 1
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        for (index, raw) in lines.enumerated() {
+            let line = raw.hasSuffix("\r") ? String(raw.dropLast()) : raw
+            if !assembler.isContinuing { start = index + 1 }
+            guard let entry = assembler.add(line) else { continue }
+            let command: Command
+            do {
+                command = try CommandParser.parse(entry)
+            } catch {
+                let (lineOffset, column) = position(of: error.column, in: entry)
+                var message = error.message
+                if let hint = error.hint { message += " — \(hint)" }
+                throw Problem(path: path, line: start + lineOffset, column: column, message: message)
+            }
+            if command != .nothing { entries.append(Entry(line: start, text: entry, command: command)) }
+        }
+        if assembler.isContinuing {
+            throw Problem(
+                path: path, line: start, message: "this body does not end: a heredoc without its end line, or unbalanced JSON")
+        }
+        guard !entries.isEmpty else { throw Problem(path: path, message: "no commands in the file, only comments") }
+        return SessionFile(path: path, entries: entries)
+    }
+
+    /// A column in a multi-line entry as (line offset, column on that line).
+    static func position(of column: Int?, in entry: String) -> (Int, Int?) {
+        guard let column else { return (0, nil) }
+        var line = 0
+        var lineStart = 0
+        for (offset, character) in entry.enumerated() where offset < column - 1 && character == "\n" {
+            line += 1
+            lineStart = offset + 1
+        }
+        return (line, column - lineStart)
+    }
+
+    /// The `secret NAME` lines that ask for a value (not `secret NAME = VALUE`).
+    public var secretNames: [String] {
+        entries.compactMap { entry in
+            if case .secret(let name, nil) = entry.command { return name }
+            return nil
+        }
+    }
+
+    /// Whether an entry sends a request.
+    public static func sendsRequest(_ command: Command) -> Bool {
+        switch command {
+        case .send, .oneLiner: true
+        default: false
+        }
+    }
+}

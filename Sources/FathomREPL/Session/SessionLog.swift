@@ -1,0 +1,103 @@
+import FathomHTTP
+import Foundation
+
+/// The lines that built a session, in order, as `save` writes them back.
+///
+/// Only lines that change what a replay does are kept: settings, draft edits, requests and the
+/// `expect`/`let` lines after them. Listings, `show`, `inspect`, `diff` and failed lines are not.
+/// Lines are kept as written (with `{{templates}}`); a secret typed into one is replaced by a
+/// reference when the file is written (``SessionWriter``), never stored on disk.
+public struct SessionLog: Sendable {
+    public enum Kind: Sendable, Equatable {
+        /// Base, defaults, auth, variables, secrets, environments, client settings, volatile marks.
+        case setting
+        /// A change to the draft (path, query, header, body…), kept with the next request.
+        case draft
+        /// `send` or a one-liner.
+        case request
+        /// `expect` or `let`: kept with the request before it.
+        case followUp
+    }
+
+    public struct Line: Sendable {
+        public var text: String
+        public var kind: Kind
+        /// For a request: its response, when it was sent while `record on`.
+        public var recorded: RecordedResponse?
+        /// For a request: what it was, for the comment above it in a saved file.
+        public var summary: String?
+    }
+
+    public private(set) var lines: [Line] = []
+
+    public init() {}
+
+    mutating func append(_ text: String, kind: Kind, summary: String? = nil, recorded: RecordedResponse? = nil) {
+        // The same setting twice in a row changes nothing the second time.
+        if kind == .setting, let last = lines.last, last.kind == .setting, last.text == text { return }
+        lines.append(Line(text: text, kind: kind, recorded: recorded, summary: summary))
+    }
+
+    public var requestCount: Int { lines.count { $0.kind == .request } }
+}
+
+/// A response as a recording keeps it: what `replay --compare` checks.
+public struct RecordedResponse: Sendable, Equatable {
+    public var method: String
+    public var path: String
+    public var status: Int
+    public var contentType: String?
+    public var body: Data
+
+    public init(method: String, path: String, status: Int, contentType: String?, body: Data) {
+        self.method = method
+        self.path = path
+        self.status = status
+        self.contentType = contentType
+        self.body = body
+    }
+
+    init(_ response: NetworkResponse<Data>) {
+        self.init(
+            method: response.request.method.rawValue, path: response.url.path, status: response.status.code,
+            contentType: response.contentType, body: response.body)
+    }
+}
+
+extension Command {
+    /// How the line is kept in the session log; `nil` when it is not (listings, display, files).
+    var logKind: SessionLog.Kind? {
+        switch self {
+        case .path, .cd, .reset: .draft
+        case .method(let method): method == nil ? nil : .draft
+        case .query(let edits): edits.isEmpty ? nil : .draft
+        case .header(let edits): edits.isEmpty ? nil : .draft
+        case .body(let spec): spec == nil ? nil : .draft
+        case .send, .oneLiner: .request
+        case .expect, .capture: .followUp
+        case .base(let url): url == nil ? nil : .setting
+        case .defaults(let edit): edit == nil ? nil : .setting
+        case .auth(let spec): spec == nil ? nil : .setting
+        case .set, .unset, .secret: .setting
+        case .env(let use): use == nil ? nil : .setting
+        case .volatile(let path): path == nil ? nil : .setting
+        case .timeout(let setting): setting == .show ? nil : .setting
+        case .redirects(let setting): setting == .show ? nil : .setting
+        case .proxy(let setting): setting == .show ? nil : .setting
+        case .insecure(let on): on == nil ? nil : .setting
+        case .cookies(let action): action == .list ? nil : .setting
+        case .mock(let action): action == .list ? nil : .setting
+        // How things are shown, not what is sent; and reading commands.
+        case .decoder, .log, .pager, .show, .vars, .reveal, .responses, .inspect, .diff, .save, .load, .record,
+            .help, .history, .exit, .nothing:
+            nil
+        }
+    }
+}
+
+extension Command {
+    var isExpectation: Bool {
+        if case .expect = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,80 @@
+import ArgumentParser
+import FathomDemo
+import FathomREPL
+import Foundation
+
+/// `fathom replay FILE…`: session files as checks, for a person or for CI.
+struct Replay: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run session files top to bottom, check their expectations, and report.",
+        discussion: """
+            Each file runs in a fresh session: one line per request (✓ or ✗, method, path, status, time), \
+            every failed expectation with expected and actual and FILE:LINE, then a summary. Every file \
+            is read and checked before any request is sent. Secrets come from FATHOM_SECRET_<NAME>, a \
+            .env file, or a prompt on a terminal. Exit status: 0 when everything passed, 1 when an \
+            expectation, a comparison or a request failed, 2 when a file cannot be read, has an invalid \
+            line, lacks its recording (--compare) or needs a secret that has no value.
+            """
+    )
+
+    @Argument(help: "Session files (*.fathom).", completion: .file(extensions: ["fathom"]))
+    var files: [String]
+
+    @Flag(help: "Diff each response against the file's recording (NAME.recording.json), ignoring volatile fields.")
+    var compare = false
+
+    @Option(name: .long, help: "Write JUnit XML to this file: a test case per request.")
+    var junit: String?
+
+    @Option(name: .long, help: "Switch every session to this environment (from fathom.env.json) first.")
+    var env: String?
+
+    @Option(name: .customLong("var"), help: "Set a variable before each file runs (NAME=VALUE); repeat for several.")
+    var variables: [String] = []
+
+    @Flag(name: .long, help: "Stop at the first failed request.")
+    var failFast = false
+
+    @Flag(name: .long, help: "Print only failures and the summary.")
+    var quiet = false
+
+    @Flag(name: .long, help: "Start the built-in demo API on 127.0.0.1; its URL is the variable {{demo}}.")
+    var demo = false
+
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        for variable in variables {
+            guard let equals = variable.firstIndex(of: "="), equals != variable.startIndex else {
+                throw ValidationError("--var takes NAME=VALUE, not '\(variable)'")
+            }
+        }
+    }
+
+    func run() async throws {
+        var options = ReplayRunner.Options()
+        options.compare = compare
+        options.junitPath = junit
+        options.environment = env
+        options.failFast = failFast
+        options.quiet = quiet
+        options.colors = output.color.isEnabled
+        options.variables = variables.map { variable in
+            let equals = variable.firstIndex(of: "=")!
+            return (String(variable[..<equals]), String(variable[variable.index(after: equals)...]))
+        }
+        var server: LoopbackServer?
+        if demo {
+            let started = try await DemoAPI.start()
+            server = started
+            options.variables.insert(("demo", started.baseURL), at: 0)
+        }
+        let terminal = isatty(STDIN_FILENO) == 1
+        let runner = ReplayRunner(
+            options: options, output: StandardConsole(interactive: false),
+            prompter: StandardConsole(interactive: terminal))
+        let status = await runner.run(files: files)
+        await server?.stop()
+        if status != 0 { throw ExitCode(status) }
+    }
+}
