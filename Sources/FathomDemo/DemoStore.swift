@@ -15,6 +15,9 @@ public struct DemoTodo: Codable, Sendable, Equatable {
     public var userId: Int
     public var title: String
     public var done: Bool
+    /// When a to-do was added through the API (ISO 8601); the seeded ones have none. A field that
+    /// differs on every run, as real APIs have: what `volatile` is for.
+    public var createdAt: String?
 }
 
 /// The demo API's data and credentials, in memory, fresh for each server.
@@ -88,7 +91,9 @@ actor DemoStore {
     func todos(of userID: Int) -> [DemoTodo] { todos.filter { $0.userId == userID } }
 
     func addTodo(userID: Int, title: String) -> DemoTodo {
-        let todo = DemoTodo(id: nextTodoID, userId: userID, title: title, done: false)
+        let todo = DemoTodo(
+            id: nextTodoID, userId: userID, title: title, done: false,
+            createdAt: Date().formatted(.iso8601))
         nextTodoID += 1
         todos.append(todo)
         return todo
