@@ -39,6 +39,9 @@ struct Transcript {
             (#"\d+(\.\d+)? (ms|s)\b"#, "<t>"),
             (#"127\.0\.0\.1:\d+"#, "127.0.0.1:<port>"),
             (#"(?m)^Date: .*$"#, "Date: <date>"),
+            (#"demo_[0-9a-f]{32}"#, "demo_<token>"),
+            // A masked token shows its last four characters, which differ on every run.
+            (#"••••[0-9a-f]{4}\b"#, "••••<last4>"),
         ]
         for (pattern, replacement) in rules {
             result = result.replacingOccurrences(of: pattern, with: replacement, options: .regularExpression)

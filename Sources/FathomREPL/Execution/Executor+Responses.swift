@@ -102,6 +102,7 @@ extension Executor {
         let new: ResponseHistory.Entry
         switch (request.old, request.new) {
         case (let a?, let b?):
+            guard a != b else { throw CommandError("#\(a) and #\(b) are the same response", hint: "name two: diff #1 #2") }
             (old, new) = (try session.responses.entry(a), try session.responses.entry(b))
         case (let a?, nil):
             old = try session.responses.entry(a)
