@@ -171,3 +171,28 @@ enum DocumentGenerator {
         }
     }
 }
+
+@Suite struct TextDiffTests {
+    @Test func unifiedHunksWithContext() {
+        let old = (1...20).map { "line \($0)" }.joined(separator: "\n")
+        var lines = (1...20).map { "line \($0)" }
+        lines[2] = "line three"
+        lines.remove(at: 15)
+        let diff = TextDiff(from: old, to: lines.joined(separator: "\n"))
+        #expect(
+            diff.unified(context: 1) == """
+                @@ -2,3 +2,3 @@
+                 line 2
+                -line 3
+                +line three
+                 line 4
+                @@ -15,3 +15,2 @@
+                 line 15
+                -line 16
+                 line 17
+
+                """)
+        #expect(TextDiff(from: "a\nb", to: "a\nb").unified().isEmpty)
+        #expect(TextDiff(from: "a\nb", to: "a\nb").isEmpty)
+    }
+}
