@@ -19,14 +19,21 @@ public enum DemoAPI {
     /// Starts the demo API on 127.0.0.1.
     ///
     /// - Parameter port: 0 (the default) picks a free port.
-    public static func start(port: Int = 0) async throws -> LoopbackServer {
-        try await LoopbackServer.start(router: makeRouter(), port: port)
+    ///
+    /// - Parameter accessLog: Called with one line per request (`POST /users?x=1 {"name":"Lin"}`):
+    ///   what `fathom serve --access-log` prints, so a person (or a test) sees what arrived.
+    public static func start(port: Int = 0, accessLog: (@Sendable (String) -> Void)? = nil) async throws
+        -> LoopbackServer
+    {
+        try await LoopbackServer.start(router: makeRouter(accessLog: accessLog), port: port)
     }
 
     /// A router with every demo route, fresh data and fresh credentials.
-    public static func makeRouter() -> Router<BasicRequestContext> {
+    public static func makeRouter(accessLog: (@Sendable (String) -> Void)? = nil) -> Router<BasicRequestContext> {
         let store = DemoStore()
         let router = Router(context: BasicRequestContext.self)
+        // Before any route: middleware applies to the routes added after it.
+        if let accessLog { router.add(middleware: AccessLogMiddleware(log: accessLog)) }
 
         router.get("/") { request, _ in
             DemoResponse.json([
@@ -326,5 +333,25 @@ public enum DemoAPI {
                 headers: [.contentType: "application/json", .contentEncoding: "gzip", .vary: "Accept-Encoding"],
                 body: .init(byteBuffer: ByteBuffer(data: Gzip.compress(document))))
         }
+    }
+}
+
+/// One line per request: method, URI, and the body when it is short text (else its size).
+struct AccessLogMiddleware: RouterMiddleware {
+    typealias Context = BasicRequestContext
+    let log: @Sendable (String) -> Void
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        var request = request
+        let body = try await request.collectBody(upTo: 1 << 20)
+        var line = "\(request.method) \(request.uri)"
+        if body.readableBytes > 0 {
+            let text = String(buffer: body)
+            line += text.utf8.count <= 200 && !text.contains("\n") ? " \(text)" : " (\(body.readableBytes) bytes)"
+        }
+        log(line)
+        return try await next(request, context)
     }
 }

@@ -104,8 +104,17 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .long, help: "The port to listen on; 0 picks a free one.")
     var port = 0
 
+    @Flag(name: .long, help: "Print a line for each request received: method, URI and a short body.")
+    var accessLog = false
+
     func run() async throws {
-        let server = try await DemoAPI.start(port: port)
+        var log: (@Sendable (String) -> Void)?
+        if accessLog {
+            log = { line in
+                FileHandle.standardOutput.write(Data((line + "\n").utf8))
+            }
+        }
+        let server = try await DemoAPI.start(port: port, accessLog: log)
         print(server.baseURL)
         fflush(nil)
         try await server.wait()

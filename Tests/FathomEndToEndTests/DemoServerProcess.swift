@@ -1,3 +1,4 @@
+import FathomTestSupport
 import Foundation
 
 /// The demo API in its own process (`fathom serve`), so a test blocked on the binary it drives
@@ -5,10 +6,12 @@ import Foundation
 final class DemoServerProcess {
     let process = Process()
     let baseURL: String
+    private let log = Locked<[String]>([])
 
-    init() throws {
+    /// - Parameter accessLog: Keep a line per request received (``requests``).
+    init(accessLog: Bool = false) throws {
         process.executableURL = URL(fileURLWithPath: FathomBinary.binary)
-        process.arguments = ["serve"]
+        process.arguments = accessLog ? ["serve", "--access-log"] : ["serve"]
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
@@ -22,6 +25,32 @@ final class DemoServerProcess {
             process.terminate()
             throw CocoaError(
                 .fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "fathom serve printed '\(baseURL)'"])
+        }
+        if accessLog {
+            let handle = out.fileHandleForReading
+            let log = self.log
+            Thread {
+                var line = Data()
+                while let byte = try? handle.read(upToCount: 1), !byte.isEmpty {
+                    if byte == Data("\n".utf8) {
+                        let text = String(decoding: line, as: UTF8.self)
+                        log.withLock { $0.append(text) }
+                        line = Data()
+                    } else {
+                        line.append(byte)
+                    }
+                }
+            }.start()
+        }
+    }
+
+    /// The requests received since the last call, one line each (`GET /users?page=2`).
+    func takeRequests() -> [String] {
+        // The server writes its line before it answers; a moment lets the reading thread catch up.
+        Thread.sleep(forTimeInterval: 0.05)
+        return log.withLock { lines in
+            defer { lines = [] }
+            return lines
         }
     }
 

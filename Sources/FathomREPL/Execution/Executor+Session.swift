@@ -144,6 +144,9 @@ extension Executor {
         let value: String
         if let template {
             value = try session.variables.expand(template)
+        } else if let existing = session.variables[name] {
+            // Already given (`set`, `replay --var`): from now on it is a secret.
+            value = existing
         } else {
             value = try await secretValue(name)
         }

@@ -83,6 +83,10 @@ public final class HistoryStore: Sendable {
 /// Writes a file so that readers see the old or the new contents, never a mix: a temporary file
 /// beside it (created with `mode`), `fsync`, then `rename`.
 public enum AtomicFile {
+    /// A test seam: with `FATHOM_TEST_STOP_BEFORE_RENAME=1` the process stops itself (SIGSTOP) after
+    /// the new contents are on disk and before the rename, so a test can kill it at the worst moment.
+    static let stopsBeforeRename = ProcessInfo.processInfo.environment["FATHOM_TEST_STOP_BEFORE_RENAME"] == "1"
+
     public static func write(_ data: Data, to path: String, mode: mode_t = 0o644) throws {
         let temporary = path + ".tmp-\(getpid())"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, mode)
@@ -102,6 +106,7 @@ public enum AtomicFile {
         }
         if failure == 0, fsync(descriptor) != 0 { failure = errno }
         close(descriptor)
+        if failure == 0, stopsBeforeRename { raise(SIGSTOP) }
         if failure == 0, rename(temporary, path) != 0 { failure = errno }
         if failure != 0 {
             unlink(temporary)

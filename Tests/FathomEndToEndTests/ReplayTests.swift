@@ -1,0 +1,276 @@
+import FathomTestSupport
+import Foundation
+import Testing
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// `save`, `record` and `fathom replay` through the binary, against the demo API in its own process.
+@Suite(.serialized) struct ReplayTests {
+    static let planted = "planted-Secret-value-7f3a9c"
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+
+    let directory: String
+
+    init() throws {
+        directory = NSTemporaryDirectory() + "fathom-replay-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    func read(_ name: String) throws -> String {
+        try String(contentsOfFile: directory + "/" + name, encoding: .utf8)
+    }
+
+    func write(_ name: String, _ text: String) throws {
+        try text.write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)
+    }
+
+    // MARK: - Round trip
+
+    @Test func savedSessionReplaysTheSameRequestsAndResults() throws {
+        let server = try DemoServerProcess(accessLog: true)
+        let environment = ["FATHOM_SECRET_APIKEY": Self.planted]
+        let session = try FathomBinary.run(
+            [], script: """
+                base \(server.baseURL)
+                secret apikey
+                default header X-Api-Key: {{apikey}}
+                post /login username=ada password=lovelace
+                let token = $.token
+                auth bearer {{token}}
+                get /users per_page==2
+                expect status 200
+                expect $.data[0].name == "Ada Lovelace"
+                expect $.total == 99
+                path /users/1/todos
+                method POST
+                body json title=Replay
+                send
+                expect status 201
+                let todo = $.id
+                get /users/1/todos
+                expect $[-1].id == {{todo}}
+                header X-Note: with {{apikey}}
+                post /echo note={{apikey}} literal=\(Self.planted)
+                expect $.body ~ "planted"
+                show request
+                diff
+                save \(directory)/round.fathom
+                """, environment: environment, directory: directory)
+        #expect(session.status == 1, "one expectation fails on purpose")
+        #expect(session.stderr.contains("✗ expect $.total == 99 — expected 99, got 25"))
+        let original = server.takeRequests()
+        #expect(original.count == 5)
+        #expect(original.first == #"POST /login {"username":"ada","password":"lovelace"}"#)
+
+        let saved = try read("round.fathom")
+        #expect(!saved.contains(Self.planted))
+        #expect(saved.contains("post /echo note={{apikey}} literal={{apikey}}"))
+        #expect(saved.contains("secret apikey"))
+        #expect(!saved.contains("show request") && !saved.contains("diff"))
+
+        let junit = directory + "/round.xml"
+        let replay = try FathomBinary.run(
+            ["replay", directory + "/round.fathom", "--junit", junit], environment: environment, directory: directory)
+        #expect(replay.status == 1)
+        #expect(server.takeRequests() == original, "the server sees the same requests")
+        // The same expectations give the same results: 5 passed, 1 failed, in the same place.
+        let passed = session.stdout.components(separatedBy: "✓ expect").count - 1
+        let failed = session.stderr.components(separatedBy: "✗ expect").count - 1
+        #expect(passed == 5 && failed == 1)
+        #expect(replay.stdout.contains("\(passed + failed) expectations (\(failed) failed)"))
+        #expect(replay.stdout.contains("expect $.total == 99 — expected 99, got 25"))
+        #expect(replay.stdout.contains("round.fathom:"))
+        for text in [replay.stdout, replay.stderr, try read("round.xml")] {
+            #expect(!text.contains(Self.planted))
+        }
+    }
+
+    // MARK: - Compare
+
+    @Test func compareCatchesAChangedFieldAndIgnoresVolatileOnes() throws {
+        let server = try DemoServerProcess()
+        let session = try FathomBinary.run(
+            [], script: """
+                base {{$env.DEMO}}
+                post /login username=ada password=lovelace
+                let token = $.token
+                auth bearer {{token}}
+                volatile $.createdAt
+                record on
+                post /users/2/todos title=Compare
+                expect status 201
+                get /users/2
+                get /users/9999
+                save \(directory)/cmp.fathom
+                """, environment: ["DEMO": server.baseURL], directory: directory)
+        #expect(session.status == 0, "\(session.stderr)")
+        let recordingPath = directory + "/cmp.recording.json"
+        let recording = try String(contentsOfFile: recordingPath, encoding: .utf8)
+        #expect(recording.contains("\"createdAt\""))
+        #expect(recording.contains("\"token\"") == false, "the login was not recorded")
+        let fresh = try DemoServerProcess()
+        let environment = ["DEMO": fresh.baseURL]
+        let clean = try FathomBinary.run(["replay", "--compare", directory + "/cmp.fathom"], environment: environment)
+        #expect(clean.status == 0, "createdAt differs but is volatile: \(clean.stdout)")
+        #expect(clean.stdout.contains("3 compared with recordings"))
+
+        // A changed field is a failure shown as a diff.
+        try recording.replacingOccurrences(of: "Grace Hopper", with: "Grace H.").write(
+            toFile: recordingPath, atomically: true, encoding: .utf8)
+        let third = try DemoServerProcess()
+        let changed = try FathomBinary.run(
+            ["replay", "--compare", directory + "/cmp.fathom", "--junit", directory + "/cmp.xml"],
+            environment: ["DEMO": third.baseURL])
+        #expect(changed.status == 1)
+        #expect(changed.stdout.contains("✗ GET /users/2"))
+        #expect(changed.stdout.contains(#"~ $['name']  "Grace H." → "Grace Hopper""#))
+        #expect(!changed.stdout.contains("createdAt"))
+
+        // Without the volatile mark the timestamp is a difference too.
+        let file = try read("cmp.fathom").replacingOccurrences(of: "volatile $.createdAt\n", with: "")
+        try write("cmp.fathom", file)
+        let fourth = try DemoServerProcess()
+        let strict = try FathomBinary.run(
+            ["replay", "--compare", directory + "/cmp.fathom"], environment: ["DEMO": fourth.baseURL])
+        #expect(strict.status == 1)
+        #expect(strict.stdout.contains("$['createdAt']"))
+
+        // JUnit: a test case per request, the failure counted and explained.
+        let xml = try XMLDocument(contentsOf: URL(fileURLWithPath: directory + "/cmp.xml"))
+        let root = try #require(xml.rootElement())
+        #expect(root.name == "testsuites")
+        #expect(root.attribute(forName: "tests")?.stringValue == "4")
+        #expect(root.attribute(forName: "failures")?.stringValue == "1")
+        let cases = try xml.nodes(forXPath: "//testcase")
+        #expect(cases.count == 4)
+        let failures = try xml.nodes(forXPath: "//testcase/failure")
+        #expect(failures.count == 1)
+        let failure = try #require(failures.first as? XMLElement)
+        #expect(failure.attribute(forName: "message")?.stringValue == "differs from its recording:")
+        #expect(failure.stringValue?.contains("Grace Hopper") == true)
+        #expect((failure.parent as? XMLElement)?.attribute(forName: "name")?.stringValue?.hasPrefix("GET /users/2 → 200") == true)
+    }
+
+    // MARK: - Exit codes and problems found before sending
+
+    @Test func exitCodesAndProblemsBeforeAnyRequest() throws {
+        let server = try DemoServerProcess(accessLog: true)
+        try write("good.fathom", "base \(server.baseURL)\nget /users/1\nexpect $.id == 1\n")
+        try write("bad-expect.fathom", "base \(server.baseURL)\nget /users/1\nexpect $.id == 2\n")
+        try write("syntax.fathom", "base \(server.baseURL)\nget /users/1\nexpect $.id =! 2\nget /users/2\n")
+        try write("secret.fathom", "base \(server.baseURL)\nsecret api_token\nget /users/1\n")
+        FileManager.default.createFile(atPath: directory + "/empty.fathom", contents: Data())
+        FileManager.default.createFile(atPath: directory + "/binary.fathom", contents: Data([0x1F, 0x8B, 0, 0]))
+
+        func replay(_ arguments: [String], environment: [String: String] = [:]) throws -> FathomBinary.Run {
+            try FathomBinary.run(["replay"] + arguments, environment: environment, directory: directory)
+        }
+        #expect(try replay(["good.fathom"]).status == 0)
+        #expect(try replay(["good.fathom", "bad-expect.fathom"]).status == 1)
+        _ = server.takeRequests()
+
+        // Exit 2, FILE:LINE:COLUMN, and nothing sent — not even from the good file named first.
+        let syntax = try replay(["good.fathom", "syntax.fathom"])
+        #expect(syntax.status == 2)
+        #expect(syntax.stderr.contains("syntax.fathom:3:13: unknown comparison '=!'"))
+        for (arguments, message) in [
+            (["missing.fathom"], "missing.fathom: no such file"),
+            (["empty.fathom"], "empty.fathom: the file is empty"),
+            (["binary.fathom"], "binary.fathom: not a text file"),
+            (["good.fathom", "--compare"], "cannot read the recording"),
+            (["secret.fathom"], "secret.fathom:2: secret 'api_token' has no value — set FATHOM_SECRET_API_TOKEN"),
+        ] {
+            let run = try replay(arguments)
+            #expect(run.status == 2, "\(arguments)")
+            #expect(run.stderr.contains(message), "\(run.stderr)")
+        }
+        #expect(server.takeRequests().isEmpty)
+        let withSecret = try replay(["secret.fathom"], environment: ["FATHOM_SECRET_API_TOKEN": "t0ken-value"])
+        #expect(withSecret.status == 0)
+        #expect(try replay(["secret.fathom", "--var", "api_token=x"]).status == 0)
+    }
+
+    @Test func failFastAndQuiet() throws {
+        let server = try DemoServerProcess()
+        try write("one.fathom", "base \(server.baseURL)\nget /users/1\nexpect status 500\nget /users/2\n")
+        try write("two.fathom", "base \(server.baseURL)\nget /users/3\n")
+        let all = try FathomBinary.run(["replay", "one.fathom", "two.fathom"], directory: directory)
+        #expect(all.status == 1)
+        #expect(all.stdout.contains("✓ GET /users/2") && all.stdout.contains("✓ GET /users/3"))
+        #expect(all.stdout.contains("2 files · 3 requests: 2 passed, 1 failed"))
+
+        let fast = try FathomBinary.run(["replay", "--fail-fast", "one.fathom", "two.fathom"], directory: directory)
+        #expect(fast.status == 1)
+        #expect(!fast.stdout.contains("GET /users/2") && !fast.stdout.contains("GET /users/3"))
+        #expect(fast.stdout.contains("1 file skipped (--fail-fast)"))
+
+        let quiet = try FathomBinary.run(["replay", "--quiet", "one.fathom", "two.fathom"], directory: directory)
+        #expect(quiet.stdout.split(separator: "\n").count == 3, "the failed request, its failure, the summary")
+        #expect(quiet.stdout.contains("✗ GET /users/1"))
+    }
+
+    // MARK: - Interrupted save
+
+    @Test func anInterruptedSaveLeavesThePreviousFileIntact() throws {
+        let path = directory + "/kept.fathom"
+        try write("kept.fathom", "# the previous session\nbase http://127.0.0.1:9\n")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: FathomBinary.binary)
+        process.environment = ProcessInfo.processInfo.environment.merging(["FATHOM_TEST_STOP_BEFORE_RENAME": "1"]) {
+            $1
+        }
+        let input = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        input.fileHandleForWriting.write(Data("base http://127.0.0.1:8\nset a = b\nsave \(path)\n".utf8))
+        try input.fileHandleForWriting.close()
+        // Wait until the process has stopped itself between writing and renaming.
+        var state = ""
+        for _ in 0..<200 where state != "T" {
+            Thread.sleep(forTimeInterval: 0.02)
+            let stat = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8)) ?? ""
+            state = stat.split(separator: ")").last.map { String($0.dropFirst().prefix(1)) } ?? ""
+        }
+        #expect(state == "T")
+        let temporary = "\(path).tmp-\(process.processIdentifier)"
+        #expect(try String(contentsOfFile: temporary, encoding: .utf8).contains("base http://127.0.0.1:8"))
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(try read("kept.fathom") == "# the previous session\nbase http://127.0.0.1:9\n")
+
+        let again = try FathomBinary.run([], script: "base http://127.0.0.1:8\nset a = b\nsave \(path)\n")
+        #expect(again.status == 0)
+        #expect(try read("kept.fathom").contains("base http://127.0.0.1:8"))
+    }
+
+    // MARK: - Sessions/
+
+    @Test(arguments: ["tour.fathom", "auth-flow.fathom", "regression.fathom"])
+    func sessionsReplayGreen(name: String) throws {
+        let run = try FathomBinary.run(
+            ["replay", "--demo", "--compare", "Sessions/\(name)"].filter { $0 != "--compare" || name == "regression.fathom" },
+            environment: ["FATHOM_SECRET_PASSWORD": "lovelace", "FATHOM_SECRET_CLIENT_SECRET": "demo-client-secret"],
+            directory: Self.repository)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("✓ passed"))
+    }
+
+    @Test func tourRunsAsAScriptToo() throws {
+        let run = try FathomBinary.run(
+            ["--demo"], input: Array(try Data(contentsOf: URL(fileURLWithPath: Self.repository + "/Sessions/tour.fathom"))))
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("✓ expect $.name == \"Grace Hopper\""))
+    }
+
+    @Test(.enabled(if: HTTPBin.baseURL != nil, "needs FATHOM_HTTPBIN_URL: run through `make test`"))
+    func httpbinSessionReplaysGreen() throws {
+        let run = try FathomBinary.run(
+            ["replay", "--var", "httpbin=\(HTTPBin.baseURL!)", "Sessions/httpbin.fathom"], directory: Self.repository)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+    }
+}
