@@ -1,7 +1,7 @@
 # The two commands a newcomer needs are `make run` and `make test`; the rest serve development.
 SWIFT ?= swift
 
-.PHONY: run test deps lint format bench-client bench-json bench-repl clean help
+.PHONY: run test deps lint format bench-client bench-json bench-repl bench-replay clean help
 
 help:
 	@echo "make run           build in release mode and start Fathom against its demo API"
@@ -10,6 +10,7 @@ help:
 	@echo "make bench-client  1,000 GETs through NetworkClient vs curl, side by side"
 	@echo "make bench-json    fathom fmt/query/diff vs jq on ~10 MB and ~100 MB documents"
 	@echo "make bench-repl    start-up, one-shot GET and a 1,000-line script vs curl"
+	@echo "make bench-replay  fathom replay of a 1,000-request file vs curl; peak memory"
 
 deps:
 	@scripts/install-deps.sh build
@@ -40,6 +41,9 @@ bench-json: deps
 
 bench-repl: deps
 	Benchmarks/repl-vs-curl.sh
+
+bench-replay: deps
+	Benchmarks/replay-vs-curl.sh
 
 clean:
 	rm -rf .build .build-*

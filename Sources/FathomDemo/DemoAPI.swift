@@ -22,7 +22,9 @@ public enum DemoAPI {
     ///
     /// - Parameter accessLog: Called with one line per request (`POST /users?x=1 {"name":"Lin"}`):
     ///   what `fathom serve --access-log` prints, so a person (or a test) sees what arrived.
-    public static func start(port: Int = 0, accessLog: (@Sendable (String) -> Void)? = nil) async throws
+    public static func start(
+        port: Int = 0, accessLog: (@Sendable (String) -> Void)? = nil
+    ) async throws
         -> LoopbackServer
     {
         try await LoopbackServer.start(router: makeRouter(accessLog: accessLog), port: port)

@@ -10,7 +10,9 @@ struct Fathom: AsyncParsableCommand {
         commandName: "fathom",
         abstract: "Explore HTTP APIs from the terminal.",
         version: "0.2.0",
-        subcommands: [Prompt.self, Replay.self, Format.self, Query.self, Diff.self, Patch.self, Serve.self, TourCommand.self],
+        subcommands: [
+            Prompt.self, Replay.self, Format.self, Query.self, Diff.self, Patch.self, Serve.self, TourCommand.self,
+        ],
         defaultSubcommand: Prompt.self
     )
 }

@@ -33,7 +33,8 @@ import Testing
         let server = try DemoServerProcess(accessLog: true)
         let environment = ["FATHOM_SECRET_APIKEY": Self.planted]
         let session = try FathomBinary.run(
-            [], script: """
+            [],
+            script: """
                 base \(server.baseURL)
                 secret apikey
                 default header X-Api-Key: {{apikey}}
@@ -93,7 +94,8 @@ import Testing
     @Test func compareCatchesAChangedFieldAndIgnoresVolatileOnes() throws {
         let server = try DemoServerProcess()
         let session = try FathomBinary.run(
-            [], script: """
+            [],
+            script: """
                 base {{$env.DEMO}}
                 post /login username=ada password=lovelace
                 let token = $.token
@@ -151,7 +153,9 @@ import Testing
         let failure = try #require(failures.first as? XMLElement)
         #expect(failure.attribute(forName: "message")?.stringValue == "differs from its recording:")
         #expect(failure.stringValue?.contains("Grace Hopper") == true)
-        #expect((failure.parent as? XMLElement)?.attribute(forName: "name")?.stringValue?.hasPrefix("GET /users/2 → 200") == true)
+        #expect(
+            (failure.parent as? XMLElement)?.attribute(forName: "name")?.stringValue?.hasPrefix("GET /users/2 → 200")
+                == true)
     }
 
     // MARK: - Exit codes and problems found before sending
@@ -162,8 +166,8 @@ import Testing
         try write("bad-expect.fathom", "base \(server.baseURL)\nget /users/1\nexpect $.id == 2\n")
         try write("syntax.fathom", "base \(server.baseURL)\nget /users/1\nexpect $.id =! 2\nget /users/2\n")
         try write("secret.fathom", "base \(server.baseURL)\nsecret api_token\nget /users/1\n")
-        FileManager.default.createFile(atPath: directory + "/empty.fathom", contents: Data())
-        FileManager.default.createFile(atPath: directory + "/binary.fathom", contents: Data([0x1F, 0x8B, 0, 0]))
+        _ = FileManager.default.createFile(atPath: directory + "/empty.fathom", contents: Data())
+        _ = FileManager.default.createFile(atPath: directory + "/binary.fathom", contents: Data([0x1F, 0x8B, 0, 0]))
 
         func replay(_ arguments: [String], environment: [String: String] = [:]) throws -> FathomBinary.Run {
             try FathomBinary.run(["replay"] + arguments, environment: environment, directory: directory)
@@ -253,7 +257,9 @@ import Testing
     @Test(arguments: ["tour.fathom", "auth-flow.fathom", "regression.fathom"])
     func sessionsReplayGreen(name: String) throws {
         let run = try FathomBinary.run(
-            ["replay", "--demo", "--compare", "Sessions/\(name)"].filter { $0 != "--compare" || name == "regression.fathom" },
+            ["replay", "--demo", "--compare", "Sessions/\(name)"].filter {
+                $0 != "--compare" || name == "regression.fathom"
+            },
             environment: ["FATHOM_SECRET_PASSWORD": "lovelace", "FATHOM_SECRET_CLIENT_SECRET": "demo-client-secret"],
             directory: Self.repository)
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
@@ -262,7 +268,8 @@ import Testing
 
     @Test func tourRunsAsAScriptToo() throws {
         let run = try FathomBinary.run(
-            ["--demo"], input: Array(try Data(contentsOf: URL(fileURLWithPath: Self.repository + "/Sessions/tour.fathom"))))
+            ["--demo"],
+            input: Array(try Data(contentsOf: URL(fileURLWithPath: Self.repository + "/Sessions/tour.fathom"))))
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("✓ expect $.name == \"Grace Hopper\""))
     }

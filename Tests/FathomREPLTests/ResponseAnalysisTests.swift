@@ -102,8 +102,8 @@ import Testing
         let directory = NSTemporaryDirectory() + "fathom-bad-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        FileManager.default.createFile(atPath: directory + "/empty.fathom", contents: Data())
-        FileManager.default.createFile(atPath: directory + "/binary.fathom", contents: Data([0x67, 0x65, 0, 0xFF]))
+        _ = FileManager.default.createFile(atPath: directory + "/empty.fathom", contents: Data())
+        _ = FileManager.default.createFile(atPath: directory + "/binary.fathom", contents: Data([0x67, 0x65, 0, 0xFF]))
         try "base http://x\nget /a\nexpect $.a ==\n".write(
             toFile: directory + "/broken.fathom", atomically: true, encoding: .utf8)
 
@@ -170,7 +170,9 @@ import Testing
             vars
             """)
         #expect(outcomes == [.succeeded, .succeeded, .failed, .succeeded])
-        #expect(session.console.stderr == "error: cannot save to \(target): permission denied — the file as it was is unchanged\n")
+        #expect(
+            session.console.stderr
+                == "error: cannot save to \(target): permission denied — the file as it was is unchanged\n")
         #expect(try String(contentsOfFile: directory + "/s.fathom", encoding: .utf8) == "old\n")
         #expect(session.console.stdout.contains("name = value"))
     }

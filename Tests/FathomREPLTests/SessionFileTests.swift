@@ -12,9 +12,13 @@ import Testing
             try CommandParser.parse("inspect #2 $.items[*].name --paths")
                 == .inspect(response: 2, expression: "$.items[*].name", paths: true))
         #expect(try CommandParser.parse("inspect .a.b") == .inspect(response: nil, expression: ".a.b", paths: false))
-        #expect(try CommandParser.parse("let id = $.data[0].id #3") == .capture(name: "id", source: .value("$.data[0].id"), response: 3))
+        #expect(
+            try CommandParser.parse("let id = $.data[0].id #3")
+                == .capture(name: "id", source: .value("$.data[0].id"), response: 3))
         #expect(try CommandParser.parse("let id=$.id") == .capture(name: "id", source: .value("$.id"), response: nil))
-        #expect(try CommandParser.parse("let loc = header Location") == .capture(name: "loc", source: .header("Location"), response: nil))
+        #expect(
+            try CommandParser.parse("let loc = header Location")
+                == .capture(name: "loc", source: .header("Location"), response: nil))
         #expect(try CommandParser.parse("let code = status #1") == .capture(name: "code", source: .status, response: 1))
         #expect(
             try CommandParser.parse("diff #1 #4 --body --ignore $.at --ignore $.id")
@@ -28,21 +32,41 @@ import Testing
 
     @Test func parsesExpectations() throws {
         func expectation(_ line: String) throws -> FathomREPL.Expectation {
-            guard case .expect(let expectation) = try CommandParser.parse(line) else { throw CommandError("not expect") }
+            guard case .expect(let expectation) = try CommandParser.parse(line) else {
+                throw CommandError("not expect")
+            }
             return expectation
         }
-        #expect(try expectation("expect status 200") == FathomREPL.Expectation(subject: .status, op: .equal, operand: "200"))
-        #expect(try expectation("expect status 2xx") == FathomREPL.Expectation(subject: .status, op: .equal, operand: "2xx"))
-        #expect(try expectation("expect status < 500") == FathomREPL.Expectation(subject: .status, op: .less, operand: "500"))
-        #expect(try expectation(#"expect $.name == "Ada""#) == FathomREPL.Expectation(subject: .value("$.name"), op: .equal, operand: #""Ada""#))
-        #expect(try expectation("expect $.tags == [1, 2]") == FathomREPL.Expectation(subject: .value("$.tags"), op: .equal, operand: "[1, 2]"))
-        #expect(try expectation(#"expect $.name ~ "^A""#) == FathomREPL.Expectation(subject: .value("$.name"), op: .matches, operand: "^A"))
-        #expect(try expectation("expect $.x absent") == FathomREPL.Expectation(subject: .value("$.x"), op: .absent, operand: nil))
+        #expect(
+            try expectation("expect status 200") == FathomREPL.Expectation(subject: .status, op: .equal, operand: "200")
+        )
+        #expect(
+            try expectation("expect status 2xx") == FathomREPL.Expectation(subject: .status, op: .equal, operand: "2xx")
+        )
+        #expect(
+            try expectation("expect status < 500")
+                == FathomREPL.Expectation(subject: .status, op: .less, operand: "500"))
+        #expect(
+            try expectation(#"expect $.name == "Ada""#)
+                == FathomREPL.Expectation(subject: .value("$.name"), op: .equal, operand: #""Ada""#))
+        #expect(
+            try expectation("expect $.tags == [1, 2]")
+                == FathomREPL.Expectation(subject: .value("$.tags"), op: .equal, operand: "[1, 2]"))
+        #expect(
+            try expectation(#"expect $.name ~ "^A""#)
+                == FathomREPL.Expectation(subject: .value("$.name"), op: .matches, operand: "^A"))
+        #expect(
+            try expectation("expect $.x absent")
+                == FathomREPL.Expectation(subject: .value("$.x"), op: .absent, operand: nil))
         #expect(
             try expectation("expect header Content-Type ~ json")
                 == FathomREPL.Expectation(subject: .header("Content-Type"), op: .matches, operand: "json"))
-        #expect(try expectation("expect time < 500ms") == FathomREPL.Expectation(subject: .time, op: .less, operand: "500ms"))
-        #expect(try expectation(#"expect body ~ "ok""#) == FathomREPL.Expectation(subject: .body, op: .matches, operand: "ok"))
+        #expect(
+            try expectation("expect time < 500ms")
+                == FathomREPL.Expectation(subject: .time, op: .less, operand: "500ms"))
+        #expect(
+            try expectation(#"expect body ~ "ok""#)
+                == FathomREPL.Expectation(subject: .body, op: .matches, operand: "ok"))
     }
 
     @Test func reportsWhereAnAnalysisLineIsWrong() {
@@ -66,7 +90,9 @@ import Testing
 }
 
 @Suite struct ExpectationEvaluatorTests {
-    static func response(status: Int = 200, body: String, headers: [(String, String)] = [], time: Duration = .milliseconds(20))
+    static func response(
+        status: Int = 200, body: String, headers: [(String, String)] = [], time: Duration = .milliseconds(20)
+    )
         throws -> NetworkResponse<Data>
     {
         var fields = NetworkHeaders()
@@ -85,7 +111,8 @@ import Testing
     }
 
     @Test func valuesCompareAsJSON() throws {
-        let response = try Self.response(body: #"{"id": 42, "price": 1.50, "name": "Ada", "tags": ["a", "b"], "none": null}"#)
+        let response = try Self.response(
+            body: #"{"id": 42, "price": 1.50, "name": "Ada", "tags": ["a", "b"], "none": null}"#)
         #expect(try check("expect $.id == 42", response))
         #expect(try check("expect $.id == 42.0", response))
         #expect(try check("expect $.price == 1.5", response))
@@ -153,7 +180,8 @@ import Testing
             } catch { return error.description }
         }
         #expect(problem("base http://a\nget /a\nexpect $.a ==\n") == "s.fathom:3:14: missing a value to compare with")
-        #expect(problem("base http://a\nhedaer X: 1") == "s.fathom:2:1: unknown command 'hedaer' — did you mean 'header'?")
+        #expect(
+            problem("base http://a\nhedaer X: 1") == "s.fathom:2:1: unknown command 'hedaer' — did you mean 'header'?")
         #expect(problem("get /a\nbody <<EOF\ntext\n")?.hasPrefix("s.fathom:2: this body does not end") == true)
         #expect(problem("# only a comment\n") == "s.fathom: no commands in the file, only comments")
     }
@@ -162,8 +190,8 @@ import Testing
         let directory = NSTemporaryDirectory() + "fathom-sf-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        FileManager.default.createFile(atPath: directory + "/empty", contents: Data())
-        FileManager.default.createFile(atPath: directory + "/binary", contents: Data([0x89, 0x50, 0x4E, 0x47, 0, 1]))
+        _ = FileManager.default.createFile(atPath: directory + "/empty", contents: Data())
+        _ = FileManager.default.createFile(atPath: directory + "/binary", contents: Data([0x89, 0x50, 0x4E, 0x47, 0, 1]))
         for (name, message) in [
             ("missing", "no such file"), ("empty", "the file is empty"),
             ("binary", "not a text file (binary or not UTF-8)"), ("", "is a directory, not a session file"),
@@ -182,7 +210,10 @@ import Testing
 @Suite struct SessionWriterTests {
     static let planted = "planted-Secret-value-7f3a9c"
 
-    func writer(_ lines: [(String, SessionLog.Kind)], variables: Variables = Variables(environment: [:]), secrets: [String] = [], requestsOnly: Bool = false) -> SessionWriter.Output {
+    func writer(
+        _ lines: [(String, SessionLog.Kind)], variables: Variables = Variables(environment: [:]),
+        secrets: [String] = [], requestsOnly: Bool = false
+    ) -> SessionWriter.Output {
         var log = SessionLog()
         for (text, kind) in lines { log.append(text, kind: kind, summary: kind == .request ? "GET /x → 200 OK" : nil) }
         return SessionWriter(log: log, variables: variables, secretValues: secrets, requestsOnly: requestsOnly)
@@ -192,7 +223,8 @@ import Testing
     @Test func writesSettingsThenRequestBlocks() {
         let output = writer([
             ("base http://a.test", .setting), ("path /x", .draft), ("send", .request), ("expect status 200", .followUp),
-            ("let id = $.id", .followUp), ("set page = 2", .setting), ("get /y/{{id}}", .request), ("path /unsent", .draft),
+            ("let id = $.id", .followUp), ("set page = 2", .setting), ("get /y/{{id}}", .request),
+            ("path /unsent", .draft),
         ])
         #expect(
             output.text == """
@@ -244,15 +276,24 @@ import Testing
         let redactor = Redactor()
         redactor.addSecret("s3cr3t-value")
         let body = Recording.body(
-            Data(#"{"token": "abc", "user": {"password": "pw", "name": "Ada"}, "note": "has s3cr3t-value in it", "n": 1.50}"#.utf8),
+            Data(
+                #"{"token": "abc", "user": {"password": "pw", "name": "Ada"}, "note": "has s3cr3t-value in it", "n": 1.50}"#
+                    .utf8),
             contentType: "application/json", redactor: redactor)
         let recording = Recording(
             session: "s.fathom",
             entries: [
-                Recording.Entry(request: 1, line: 4, method: "GET", path: "/a", status: 200, contentType: "application/json", body: body),
-                Recording.Entry(request: 3, line: nil, method: "GET", path: "/b", status: 404, contentType: "text/plain", body: .text("gone\n")),
-                Recording.Entry(request: 4, line: 9, method: "GET", path: "/c", status: 200, contentType: nil, body: .binary(Data([0, 1, 2]))),
-                Recording.Entry(request: 5, line: 9, method: "DELETE", path: "/c", status: 204, contentType: nil, body: .empty),
+                Recording.Entry(
+                    request: 1, line: 4, method: "GET", path: "/a", status: 200, contentType: "application/json",
+                    body: body),
+                Recording.Entry(
+                    request: 3, line: nil, method: "GET", path: "/b", status: 404, contentType: "text/plain",
+                    body: .text("gone\n")),
+                Recording.Entry(
+                    request: 4, line: 9, method: "GET", path: "/c", status: 200, contentType: nil,
+                    body: .binary(Data([0, 1, 2]))),
+                Recording.Entry(
+                    request: 5, line: 9, method: "DELETE", path: "/c", status: 204, contentType: nil, body: .empty),
             ])
         let text = recording.serialized()
         #expect(!text.contains("abc"))

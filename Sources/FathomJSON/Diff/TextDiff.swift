@@ -61,7 +61,9 @@ public struct TextDiff: Sendable {
         for hunk in hunks {
             while position < hunk.lowerBound {
                 switch lines[position] {
-                case .same: oldLine += 1; newLine += 1
+                case .same:
+                    oldLine += 1
+                    newLine += 1
                 case .removed: oldLine += 1
                 case .added: newLine += 1
                 }

@@ -41,7 +41,8 @@ extension Executor {
             let recordingPath = Recording.path(forSession: path)
             let recording = Recording(session: fileName, entries: output.recordings)
             try write(redactor.redact(recording.serialized()), to: recordingPath)
-            message += " and \(output.recordings.count) recorded response\(output.recordings.count == 1 ? "" : "s") to \(recordingPath)"
+            message +=
+                " and \(output.recordings.count) recorded response\(output.recordings.count == 1 ? "" : "s") to \(recordingPath)"
         } else if session.recording {
             message += palette.dim(" (nothing recorded: `record on` keeps the responses sent after it)")
         }
@@ -117,9 +118,13 @@ extension Executor {
         session.variables.set(name, value)
     }
 
-    /// Where the line being run comes from (`FILE:LINE`), put before its error messages.
-    public func setLocation(_ location: String?) {
+    /// Runs an entry of a file: `location` (`FILE:LINE`) goes before its error messages, and the
+    /// events it caused come back with its outcome (one call, one hop onto the actor).
+    public func run(_ entry: String, location: String) async -> (Outcome, [Event]) {
         self.location = location
+        defer { self.location = nil }
+        let outcome = await run(entry)
+        return (outcome, takeEvents())
     }
 
     /// The `secret NAME` lines with no value at hand: not in the environment or `.env`, and no
@@ -156,7 +161,8 @@ extension Executor {
                 lines += diff.tree(colors: palette.enabled).split(separator: "\n").map(String.init)
             }
         case (.text(let old), .text(let new)) where old != new:
-            lines += TextDiff(from: old, to: new).unified(colors: palette.enabled).split(separator: "\n").map(String.init)
+            lines += TextDiff(from: old, to: new).unified(colors: palette.enabled).split(separator: "\n").map(
+                String.init)
         case (let old, let new) where old != new:
             lines.append("body \(Self.describe(old)) → \(Self.describe(new))")
         default: break

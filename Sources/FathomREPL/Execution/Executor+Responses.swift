@@ -102,7 +102,9 @@ extension Executor {
         let new: ResponseHistory.Entry
         switch (request.old, request.new) {
         case (let a?, let b?):
-            guard a != b else { throw CommandError("#\(a) and #\(b) are the same response", hint: "name two: diff #1 #2") }
+            guard a != b else {
+                throw CommandError("#\(a) and #\(b) are the same response", hint: "name two: diff #1 #2")
+            }
             (old, new) = (try session.responses.entry(a), try session.responses.entry(b))
         case (let a?, nil):
             old = try session.responses.entry(a)
@@ -141,7 +143,9 @@ extension Executor {
             same = false
         }
         if same {
-            text += palette.dim(request.scope == .all ? "no differences" : "no differences in the \(request.scope.rawValue)") + "\n"
+            text +=
+                palette.dim(
+                    request.scope == .all ? "no differences" : "no differences in the \(request.scope.rawValue)") + "\n"
         }
         if !request.ignore.isEmpty || !session.volatile.isEmpty {
             text += palette.dim("ignoring \((request.ignore + session.volatile).joined(separator: ", "))") + "\n"
@@ -170,7 +174,9 @@ extension Executor {
         var lines: [String] = []
         for (name, value) in old {
             if let other = new.first(where: { $0.0.lowercased() == name.lowercased() }) {
-                if other.1 != value { lines.append("\(palette.yellow("~")) \(name): \(palette.red(value)) → \(palette.green(other.1))") }
+                if other.1 != value {
+                    lines.append("\(palette.yellow("~")) \(name): \(palette.red(value)) → \(palette.green(other.1))")
+                }
             } else {
                 lines.append(palette.red("- \(name): \(value)"))
             }
@@ -188,8 +194,10 @@ extension Executor {
             return diff.isEmpty ? nil : diff.tree(colors: palette.enabled)
         }
         guard a.body != b.body else { return nil }
-        let renderer = ResponseRenderer(palette: Palette(enabled: false), decoder: .text, showHeaders: false, redactor: redactor)
-        if let old = renderer.text(a.body, contentType: a.contentType), let new = renderer.text(b.body, contentType: b.contentType),
+        let renderer = ResponseRenderer(
+            palette: Palette(enabled: false), decoder: .text, showHeaders: false, redactor: redactor)
+        if let old = renderer.text(a.body, contentType: a.contentType),
+            let new = renderer.text(b.body, contentType: b.contentType),
             ResponseRenderer.looksLikeText(old), ResponseRenderer.looksLikeText(new)
         {
             return TextDiff(from: old, to: new).unified(colors: palette.enabled)
@@ -220,7 +228,9 @@ extension Executor {
 
     func volatile(_ expression: String?) {
         guard let expression else {
-            say(session.volatile.isEmpty ? "no volatile fields — `volatile $.updatedAt`" : session.volatile.joined(separator: "\n"))
+            say(
+                session.volatile.isEmpty
+                    ? "no volatile fields — `volatile $.updatedAt`" : session.volatile.joined(separator: "\n"))
             return
         }
         if !session.volatile.contains(expression) { session.volatile.append(expression) }

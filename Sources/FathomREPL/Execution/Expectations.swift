@@ -9,7 +9,9 @@ struct StatusPattern: Equatable {
 
     init?(_ text: String) {
         let lowered = text.lowercased()
-        if lowered.count == 3, lowered.hasSuffix("xx"), let first = lowered.first?.wholeNumberValue, (1...5).contains(first) {
+        if lowered.count == 3, lowered.hasSuffix("xx"), let first = lowered.first?.wholeNumberValue,
+            (1...5).contains(first)
+        {
             (code, statusClass) = (nil, first)
         } else if let number = Int(text), (100...599).contains(number) {
             (code, statusClass) = (number, nil)
@@ -93,13 +95,17 @@ enum ExpectationEvaluator {
         }
     }
 
-    private static func value(_ actual: JSON?, _ op: Expectation.Operator, _ operand: String?, expression: String)
+    private static func value(
+        _ actual: JSON?, _ op: Expectation.Operator, _ operand: String?, expression: String
+    )
         -> ExpectationResult
     {
         let shown = actual.map(compact) ?? "nothing at \(expression)"
         switch op {
-        case .exists: return ExpectationResult(passed: actual != nil, expected: "a value at \(expression)", actual: shown)
-        case .absent: return ExpectationResult(passed: actual == nil, expected: "nothing at \(expression)", actual: shown)
+        case .exists:
+            return ExpectationResult(passed: actual != nil, expected: "a value at \(expression)", actual: shown)
+        case .absent:
+            return ExpectationResult(passed: actual == nil, expected: "nothing at \(expression)", actual: shown)
         case .matches, .notMatches:
             let pattern = operand ?? ""
             var text: String?
@@ -133,7 +139,9 @@ enum ExpectationEvaluator {
         }
     }
 
-    private static func text(_ actual: String?, _ op: Expectation.Operator, _ operand: String?, absentText: String)
+    private static func text(
+        _ actual: String?, _ op: Expectation.Operator, _ operand: String?, absentText: String
+    )
         throws -> ExpectationResult
     {
         let operand = operand ?? ""

@@ -25,7 +25,8 @@ public final class SessionSnapshot: Sendable {
 
     func update(from session: Session, redactor: Redactor) {
         let draft = session.draft
-        let base = session.base.map { Draft.splitTarget($0) }
+        // Expanded (`base {{demo}}` shows the demo's address), masked below like the rest.
+        let base = session.base.map { Draft.splitTarget((try? session.variables.expand($0)) ?? $0) }
         let (prefix, path) = Draft.splitTarget(draft.target)
         var location: String
         if !prefix.isEmpty {

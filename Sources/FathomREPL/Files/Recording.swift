@@ -104,7 +104,8 @@ public struct Recording: Sendable, Equatable {
             case .empty: break
             case .json(let json): members.append(JSON.Member(key: "json", value: json))
             case .text(let text): members.append(JSON.Member(key: "text", value: .string(text)))
-            case .binary(let data): members.append(JSON.Member(key: "base64", value: .string(data.base64EncodedString())))
+            case .binary(let data):
+                members.append(JSON.Member(key: "base64", value: .string(data.base64EncodedString())))
             }
             responses.append(.object(members))
         }
@@ -121,7 +122,8 @@ public struct Recording: Sendable, Equatable {
     /// - Throws: ``CommandError`` saying what is wrong, with the file's name.
     public static func load(_ path: String) throws(CommandError) -> Recording {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandError("cannot read the recording '\(path)'", hint: "record one: `record on`, send, `save FILE`")
+            throw CommandError(
+                "cannot read the recording '\(path)'", hint: "record one: `record on`, send, `save FILE`")
         }
         let document: JSON
         do {
@@ -129,7 +131,9 @@ public struct Recording: Sendable, Equatable {
         } catch {
             throw CommandError("the recording '\(path)' is not valid JSON: \(error.summary)")
         }
-        func fail(_ what: String) -> CommandError { CommandError("the recording '\(path)' is not a Fathom recording: \(what)") }
+        func fail(_ what: String) -> CommandError {
+            CommandError("the recording '\(path)' is not a Fathom recording: \(what)")
+        }
         guard case .array(let responses)? = document["responses"] else { throw fail("no responses array") }
         var entries: [Entry] = []
         for (index, response) in responses.enumerated() {

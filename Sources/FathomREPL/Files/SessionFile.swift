@@ -75,7 +75,8 @@ public struct SessionFile: Sendable {
         }
         if assembler.isContinuing {
             throw Problem(
-                path: path, line: start, message: "this body does not end: a heredoc without its end line, or unbalanced JSON")
+                path: path, line: start,
+                message: "this body does not end: a heredoc without its end line, or unbalanced JSON")
         }
         guard !entries.isEmpty else { throw Problem(path: path, message: "no commands in the file, only comments") }
         return SessionFile(path: path, entries: entries)

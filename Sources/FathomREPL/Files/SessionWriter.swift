@@ -26,7 +26,7 @@ struct SessionWriter {
     func write(fileName: String, redactor: Redactor) -> Output {
         let substitutions = secretSubstitutions()
         var out: [String] = [
-            "# Fathom session. Replay it with: fathom replay \(fileName)",
+            "# Fathom session. Replay it with: fathom replay \(fileName)"
         ]
         if !substitutions.generated.isEmpty || !variables.secrets.isEmpty {
             out.append("# Secrets are asked for by name: FATHOM_SECRET_<NAME>, a .env file, or a prompt.")

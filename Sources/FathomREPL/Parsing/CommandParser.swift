@@ -431,12 +431,16 @@ public enum CommandParser {
             // `let id=$.id`
             let after = String(name.text[name.text.index(after: equals)...])
             if !after.isEmpty {
-                words.insert(Word(after, column: name.column + name.text.distance(from: name.text.startIndex, to: equals) + 1), at: 0)
+                words.insert(
+                    Word(after, column: name.column + name.text.distance(from: name.text.startIndex, to: equals) + 1),
+                    at: 0)
             }
             name = Word(String(name.text[..<equals]), column: name.column)
         } else {
             guard let first = words.first, first.text == "=" || first.text.hasPrefix("=") else {
-                throw CommandError("expected '=' after '\(name.text)'", column: words.first?.column ?? a.column, hint: "let NAME = $.path")
+                throw CommandError(
+                    "expected '=' after '\(name.text)'", column: words.first?.column ?? a.column,
+                    hint: "let NAME = $.path")
             }
             if first.text == "=" {
                 words.removeFirst()
@@ -451,7 +455,8 @@ public enum CommandParser {
             words.removeLast()
         }
         guard let first = words.first else {
-            throw CommandError("missing what to capture", column: a.column, hint: "let NAME = $.path | header NAME | status")
+            throw CommandError(
+                "missing what to capture", column: a.column, hint: "let NAME = $.path | header NAME | status")
         }
         let source: CaptureSource
         switch (first.text.lowercased(), first.quoted) {
@@ -573,11 +578,13 @@ public enum CommandParser {
         case .status:
             guard StatusPattern(operandText) != nil, op == .equal || op == .notEqual || Int(operandText) != nil else {
                 throw CommandError(
-                    "invalid status '\(operandText)'", column: operandColumn, hint: "write a code (200) or a class (2xx)")
+                    "invalid status '\(operandText)'", column: operandColumn,
+                    hint: "write a code (200) or a class (2xx)")
             }
         case .time:
             guard DurationText.parse(operandText) != nil else {
-                throw CommandError("invalid duration '\(operandText)'", column: operandColumn, hint: "write 500ms or 2s")
+                throw CommandError(
+                    "invalid duration '\(operandText)'", column: operandColumn, hint: "write 500ms or 2s")
             }
         default:
             if op == .matches || op == .notMatches, !operandText.contains("{{") {

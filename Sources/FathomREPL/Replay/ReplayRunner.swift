@@ -76,7 +76,8 @@ public struct ReplayRunner: Sendable {
         }
         guard problems.isEmpty else {
             for problem in problems { output.writeError(palette.red(problem) + "\n") }
-            output.writeError("nothing was sent: \(problems.count) problem\(problems.count == 1 ? "" : "s") in the files\n")
+            output.writeError(
+                "nothing was sent: \(problems.count) problem\(problems.count == 1 ? "" : "s") in the files\n")
             return 2
         }
 
@@ -101,7 +102,9 @@ public struct ReplayRunner: Sendable {
     }
 
     /// One file in a fresh session.
-    private func run(_ file: SessionFile, recording: Recording?, palette: Palette, stop: inout Bool) async
+    private func run(
+        _ file: SessionFile, recording: Recording?, palette: Palette, stop: inout Bool
+    ) async
         -> FileReport
     {
         let capture = CapturingConsole(prompter: prompter)
@@ -154,10 +157,9 @@ public struct ReplayRunner: Sendable {
                 current = RequestReport(name: "", line: entry.line, isSetup: false)
                 current.ordinal = requestCount
             }
-            await executor.setLocation("\(file.path):\(entry.line)")
-            let outcome = await executor.run(entry.text)
+            let (outcome, events) = await executor.run(entry.text, location: "\(file.path):\(entry.line)")
             let errors = capture.takeErrors()
-            for event in await executor.takeEvents() {
+            for event in events {
                 switch event {
                 case .response(let number, let method, let path, let status, let time):
                     current.name = "\(method) \(path)"
