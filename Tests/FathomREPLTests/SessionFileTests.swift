@@ -191,7 +191,8 @@ import Testing
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         _ = FileManager.default.createFile(atPath: directory + "/empty", contents: Data())
-        _ = FileManager.default.createFile(atPath: directory + "/binary", contents: Data([0x89, 0x50, 0x4E, 0x47, 0, 1]))
+        _ = FileManager.default.createFile(
+            atPath: directory + "/binary", contents: Data([0x89, 0x50, 0x4E, 0x47, 0, 1]))
         for (name, message) in [
             ("missing", "no such file"), ("empty", "the file is empty"),
             ("binary", "not a text file (binary or not UTF-8)"), ("", "is a directory, not a session file"),
