@@ -13,7 +13,7 @@ struct Replay: AsyncParsableCommand {
             is read and checked before any request is sent. Secrets come from FATHOM_SECRET_<NAME>, a \
             .env file, or a prompt on a terminal. Exit status: 0 when everything passed, 1 when an \
             expectation, a comparison or a request failed, 2 when a file cannot be read, has an invalid \
-            line, lacks its recording (--compare) or needs a secret that has no value.
+            line, lacks its recording (--compare), names an unknown --env, or needs a secret that has no value.
             """
     )
 

@@ -121,4 +121,18 @@ struct InteractiveTests {
         try terminal.send("Enter")
         try terminal.waitFor("PAGED:")
     }
+
+    @Test func replayAsksForAMissingSecretOnATerminal() throws {
+        let file = NSTemporaryDirectory() + "fathom-ask-\(UUID().uuidString).fathom"
+        try "base {{demo}}\nsecret password\npost /login username=ada password={{password}}\nexpect status 200\n".write(
+            toFile: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let terminal = try start("replay --demo \(file)")
+        try terminal.waitFor("password:")
+        try terminal.type("lovelace")
+        try terminal.send("Enter")
+        let screen = try terminal.waitFor("FATHOM-EXIT=0")
+        #expect(screen.contains("✓ POST /login"))
+        #expect(!screen.contains("lovelace"))
+    }
 }

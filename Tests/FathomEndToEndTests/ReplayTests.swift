@@ -53,6 +53,7 @@ import Testing
                 let todo = $.id
                 get /users/1/todos
                 expect $[-1].id == {{todo}}
+                record on
                 header X-Note: with {{apikey}}
                 post /echo note={{apikey}} literal=\(Self.planted)
                 expect $.body ~ "planted"
@@ -84,7 +85,9 @@ import Testing
         #expect(replay.stdout.contains("\(passed + failed) expectations (\(failed) failed)"))
         #expect(replay.stdout.contains("expect $.total == 99 — expected 99, got 25"))
         #expect(replay.stdout.contains("round.fathom:"))
-        for text in [replay.stdout, replay.stderr, try read("round.xml")] {
+        let recording = try read("round.recording.json")
+        #expect(recording.contains("\"path\": \"/echo\""))
+        for text in [replay.stdout, replay.stderr, try read("round.xml"), recording] {
             #expect(!text.contains(Self.planted))
         }
     }
@@ -214,6 +217,15 @@ import Testing
         let quiet = try FathomBinary.run(["replay", "--quiet", "one.fathom", "two.fathom"], directory: directory)
         #expect(quiet.stdout.split(separator: "\n").count == 3, "the failed request, its failure, the summary")
         #expect(quiet.stdout.contains("✗ GET /users/1"))
+
+        // --env: an environment's base URL and variables before the file's first line.
+        try write("fathom.env.json", #"{"local": {"base": "\#(server.baseURL)", "variables": {"id": "4"}}}"#)
+        try write("env.fathom", "get /users/{{id}}\nexpect $.name == \"Katherine Johnson\"\n")
+        let environment = try FathomBinary.run(["replay", "--env", "local", "env.fathom"], directory: directory)
+        #expect(environment.status == 0, "\(environment.stdout)")
+        let unknown = try FathomBinary.run(["replay", "--env", "nowhere", "env.fathom"], directory: directory)
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("--env nowhere: error: no environment 'nowhere'"))
     }
 
     // MARK: - Interrupted save

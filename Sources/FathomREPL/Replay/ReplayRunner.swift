@@ -57,6 +57,14 @@ public struct ReplayRunner: Sendable {
                 problems.append("\(path): \(error)")
             }
         }
+        if problems.isEmpty, let environment = options.environment {
+            // An environment that cannot be used is a problem with the run, found before sending.
+            let capture = CapturingConsole(prompter: prompter)
+            let probe = Executor(console: capture, options: options.executor)
+            if await probe.run("env use \"\(environment)\"") == .failed {
+                problems.append("--env \(environment): " + capture.takeErrors().joined(separator: " "))
+            }
+        }
         if problems.isEmpty {
             for plan in plans {
                 let probe = Executor(console: prompter, options: options.executor)
