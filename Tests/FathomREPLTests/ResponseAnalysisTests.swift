@@ -176,4 +176,21 @@ import Testing
         #expect(try String(contentsOfFile: directory + "/s.fathom", encoding: .utf8) == "old\n")
         #expect(session.console.stdout.contains("name = value"))
     }
+
+    @Test func replayAtThePromptLeavesTheSessionAlone() async throws {
+        let server = try await DemoAPI.start()
+        defer { Task { await server.stop() } }
+        let file = NSTemporaryDirectory() + "fathom-prompt-replay-\(UUID().uuidString).fathom"
+        try "base {{demo}}\nget /users/1\nexpect $.id == 2\n".write(toFile: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let session = Transcript()
+        await session.executor.define("demo", server.baseURL)
+        let outcomes = await session.run("set x = 1\nreplay \(file)\nresponses\nvars")
+        #expect(outcomes == [.succeeded, .failed, .succeeded, .succeeded])
+        #expect(session.console.stdout.contains("✗ GET /users/1"))
+        #expect(session.console.stdout.contains("expect $.id == 2 — expected 2, got 1"))
+        #expect(session.console.stdout.contains("no responses yet"))
+        #expect(session.console.stdout.contains("x    = 1"))
+        await server.stop()
+    }
 }

@@ -110,12 +110,29 @@ extension Executor {
         if on { say(palette.dim("recording: responses from now on are written beside the file by `save FILE`")) }
     }
 
+    // MARK: - replay
+
+    /// `replay FILE…` at the prompt: each file in a fresh session, reported here.
+    func replay(_ files: [String], compare: Bool) async -> Outcome {
+        var replayOptions = ReplayRunner.Options()
+        replayOptions.compare = compare
+        replayOptions.colors = palette.enabled
+        replayOptions.executor = options
+        // `--demo`'s `{{demo}}` and the like: what the session was given, each file gets too.
+        replayOptions.variables = externalVariables
+        let paths = files.map { Self.expandTilde((try? session.variables.expand($0)) ?? $0) }
+        let status = await ReplayRunner(options: replayOptions, output: console, prompter: console).run(files: paths)
+        return status == 0 ? .succeeded : .failed
+    }
+
     // MARK: - For replay
 
     /// Sets a variable from outside the session (`replay --var`, the demo's `demo`): usable in
     /// every line, but not part of what `save` writes.
     public func define(_ name: String, _ value: String) {
         session.variables.set(name, value)
+        externalVariables.removeAll { $0.name == name }
+        externalVariables.append((name, value))
     }
 
     /// Runs an entry of a file: `location` (`FILE:LINE`) goes before its error messages, and the

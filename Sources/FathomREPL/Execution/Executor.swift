@@ -62,6 +62,8 @@ public actor Executor {
     var lastSent: (summary: String, recorded: RecordedResponse?)?
     /// Where the line being run comes from (`FILE:LINE`) when it comes from a file.
     var location: String?
+    /// Variables given from outside (``define(_:_:)``): a `replay` at the prompt passes them on.
+    var externalVariables: [(name: String, value: String)] = []
     /// How deep `load` is nested (a file that loads itself stops at a limit).
     var loadDepth = 0
 
@@ -165,6 +167,7 @@ public actor Executor {
         case .save(let file, let requestsOnly): try save(to: file, requestsOnly: requestsOnly)
         case .load(let file): return try await load(file)
         case .record(let on): record(on)
+        case .replay(let files, let compare): return await replay(files, compare: compare)
         case .help(let topic): help(topic)
         case .history: listHistory()
         }

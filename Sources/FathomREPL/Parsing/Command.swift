@@ -53,6 +53,8 @@ public enum Command: Equatable, Sendable {
     case save(file: String, requestsOnly: Bool)
     case load(String)
     case record(Bool?)
+    /// Runs files in fresh sessions, as `fathom replay` does.
+    case replay(files: [String], compare: Bool)
 
     // MARK: Help and leaving
     case help(String?)

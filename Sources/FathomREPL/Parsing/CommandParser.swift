@@ -129,6 +129,25 @@ public enum CommandParser {
             return .save(file: file.text, requestsOnly: requestsOnly)
         case "load": return .load(try a.single("a file name").text)
         case "record": return .record(try a.optionalSwitch())
+        case "replay":
+            var files: [String] = []
+            var compare = false
+            for word in try a.words() {
+                if word.text == "--compare", !word.quoted {
+                    compare = true
+                } else if word.text.hasPrefix("--"), !word.quoted {
+                    throw CommandError(
+                        "unknown replay option '\(word.text)'", column: word.column,
+                        hint: "at the prompt: replay FILE… [--compare]; `fathom replay --help` has the rest")
+                } else {
+                    files.append(word.text)
+                }
+            }
+            guard !files.isEmpty else {
+                throw CommandError(
+                    "missing a file to replay", column: a.column, hint: "usage: replay FILE… [--compare]")
+            }
+            return .replay(files: files, compare: compare)
         case "help":
             let topic = try a.optionalWord()
             try a.end()

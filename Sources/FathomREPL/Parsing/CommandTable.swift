@@ -212,6 +212,11 @@ public enum CommandTable {
                 name: "load", synopsis: "load FILE", summary: "run a session file's lines in this session",
                 completion: .files, group: .files),
             CommandSpec(
+                name: "replay", synopsis: "replay FILE… [--compare]",
+                summary: "run session files in fresh sessions and report, as `fathom replay` does",
+                details: "This session is left as it is. `--compare` diffs responses against the files' recordings.",
+                completion: .files, group: .files),
+            CommandSpec(
                 name: "record", synopsis: "record [on|off]",
                 summary: "record responses for `save`, so `fathom replay --compare` can check them",
                 completion: .words(["on", "off"]), group: .files),

@@ -88,7 +88,7 @@ extension Command {
         case .cookies(let action): action == .list ? nil : .setting
         case .mock(let action): action == .list ? nil : .setting
         // How things are shown, not what is sent; and reading commands.
-        case .decoder, .log, .pager, .show, .vars, .reveal, .responses, .inspect, .diff, .save, .load, .record,
+        case .decoder, .log, .pager, .show, .vars, .reveal, .responses, .inspect, .diff, .save, .load, .record, .replay,
             .help, .history, .exit, .nothing:
             nil
         }
