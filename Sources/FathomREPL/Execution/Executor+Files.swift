@@ -156,9 +156,11 @@ extension Executor {
     public func compare(response number: Int, with recorded: Recording.Entry) throws -> [String] {
         let response = try session.responses.entry(number).response
         var lines: [String] = []
-        if response.request.method.rawValue != recorded.method || response.url.path != recorded.path {
+        // The recording holds the path masked, as everything saved: compare it masked.
+        let path = redactor.redact(response.url.path)
+        if response.request.method.rawValue != recorded.method || path != recorded.path {
             lines.append(
-                "recorded \(recorded.method) \(recorded.path), sent \(response.request.method) \(response.url.path) — re-record the file"
+                "recorded \(recorded.method) \(recorded.path), sent \(response.request.method) \(path) — record the file again"
             )
         }
         if response.status.code != recorded.status {
