@@ -176,6 +176,13 @@ import Testing
             try FathomBinary.run(["replay"] + arguments, environment: environment, directory: directory)
         }
         #expect(try replay(["good.fathom"]).status == 0)
+        // A request with no response fails, and its checks are not run against an older response.
+        try write(
+            "refused.fathom", "base \(server.baseURL)\nget /users/1\nget http://127.0.0.1:9/\nexpect status 200\n")
+        let refused = try replay(["refused.fathom"])
+        #expect(refused.status == 1)
+        #expect(refused.stdout.contains("connection refused to 127.0.0.1:9"))
+        #expect(refused.stdout.contains("1 expect/let line not run: no response"))
         #expect(try replay(["good.fathom", "bad-expect.fathom"]).status == 1)
         _ = server.takeRequests()
 
