@@ -200,7 +200,7 @@ extension Executor {
                 "no base URL for '\(request.target)'", hint: "set one with `base http://…` or give a full URL")
         }
         let prepared = try request.prepared(baseURL: base)
-        snapshot.remember(paths: [prepared.url.path], redactor: redactor)
+        if console.isInteractive { snapshot.remember(paths: [prepared.url.path], redactor: redactor) }
         return prepared
     }
 

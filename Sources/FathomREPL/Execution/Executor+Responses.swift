@@ -27,10 +27,11 @@ extension Executor {
     /// A URL as lists show it: path and query (secrets masked), or the whole URL on another origin.
     func shownPath(_ url: RequestURL) -> String {
         let masked = redactor.redact(url)
-        if let base = baseURL().flatMap({ try? RequestURL(parsing: $0) }), base.isSameOrigin(as: url),
-            let range = masked.range(of: url.authority)
+        let origin = "\(url.scheme)://\(url.authority)"
+        if let base = baseURL(), base.hasPrefix(origin), masked.hasPrefix(origin),
+            base.count == origin.count || base.dropFirst(origin.count).first == "/"
         {
-            return String(masked[range.upperBound...])
+            return String(masked.dropFirst(origin.count))
         }
         return masked
     }

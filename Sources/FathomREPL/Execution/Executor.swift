@@ -93,7 +93,8 @@ public actor Executor {
 
     /// Runs one entry (a line, or several gathered by ``LineAssembler``).
     public func run(_ entry: String) async -> Outcome {
-        defer { snapshot.update(from: session, redactor: redactor) }
+        // Only the prompt and completion read the snapshot: scripts and replays skip the work.
+        defer { if console.isInteractive { snapshot.update(from: session, redactor: redactor) } }
         do {
             let command = try CommandParser.parse(entry)
             lastSent = nil

@@ -637,6 +637,9 @@ public enum CommandParser {
 
 extension Substring {
     var trimmingBlanks: String {
-        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+        guard let first = firstIndex(where: { $0 != " " && $0 != "\t" }),
+            let last = lastIndex(where: { $0 != " " && $0 != "\t" })
+        else { return "" }
+        return String(self[first...last])
     }
 }
