@@ -10,24 +10,11 @@ count=${1:-1000}
 runs=${2:-5}
 path=/users/1
 
-swift build -c release --static-swift-stdlib --product fathom >/dev/null
 swift build -c release --static-swift-stdlib --product fathom-bench >/dev/null
-bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
-
-work=$(mktemp -d)
-trap 'kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
-
-"$bin/fathom" serve --port 0 >"$work/url" &
-server=$!
-for _ in $(seq 100); do [[ -s "$work/url" ]] && break; sleep 0.05; done
-base=$(head -1 "$work/url")
+source Benchmarks/common.sh
 url="$base$path"
+curl_config "$url" "$count" >"$work/curl.cfg"
 
-for _ in $(seq "$count"); do
-    printf 'url = "%s"\noutput = "/dev/null"\n' "$url"
-done >"$work/curl.cfg"
-
-now() { date +%s%N; }
 measure() { # prints elapsed nanoseconds of the command
     local start end
     start=$(now)

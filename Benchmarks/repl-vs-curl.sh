@@ -11,33 +11,8 @@ cd "$(dirname "$0")/.."
 count=${1:-1000}
 runs=${2:-21}
 
-swift build -c release --static-swift-stdlib --product fathom >/dev/null
-fathom=$(swift build -c release --static-swift-stdlib --show-bin-path)/fathom
-
-work=$(mktemp -d)
-trap 'kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
-"$fathom" serve --port 0 >"$work/url" &
-server=$!
-for _ in $(seq 100); do [[ -s "$work/url" ]] && break; sleep 0.05; done
-base=$(head -1 "$work/url")
+source Benchmarks/common.sh
 url="$base/users/1"
-
-now() { date +%s%N; }
-# Median wall time in nanoseconds of `runs` runs of a shell line (after one warm-up).
-median() {
-    local line=$1 times=()
-    bash -c "$line" >/dev/null 2>&1
-    for _ in $(seq "$runs"); do
-        local start end
-        start=$(now)
-        bash -c "$line" >/dev/null 2>&1
-        end=$(now)
-        times+=($((end - start)))
-    done
-    printf '%s\n' "${times[@]}" | sort -n | sed -n "$(((runs + 1) / 2))p"
-}
-ms() { awk -v n="$1" 'BEGIN { printf "%.2f ms", n / 1e6 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f×", a / b }'; }
 
 # What the shell itself costs to start a command, subtracted from every figure.
 shell=$(median "true")
@@ -49,7 +24,7 @@ curl_one=$(median "curl -s '$url'")
 fathom_one=$(median "'$fathom' -c 'get $url'")
 echo "one GET, whole process:             curl $(ms $((curl_one - shell)))   fathom -c $(ms $((fathom_one - shell)))   $(ratio $((fathom_one - shell)) $((curl_one - shell))) curl (target ≤ 1.5×)"
 
-for _ in $(seq "$count"); do printf 'url = "%s"\noutput = "/dev/null"\n' "$url"; done >"$work/curl.cfg"
+curl_config "$url" "$count" >"$work/curl.cfg"
 for _ in $(seq "$count"); do printf 'get %s\n' "$url"; done >"$work/script.fathom"
 runs=5
 curl_many=$(median "curl -s -K '$work/curl.cfg'")

@@ -12,32 +12,8 @@ cd "$(dirname "$0")/.."
 count=${1:-1000}
 runs=${2:-7}
 
-swift build -c release --static-swift-stdlib --product fathom >/dev/null
-fathom=$(swift build -c release --static-swift-stdlib --show-bin-path)/fathom
+source Benchmarks/common.sh
 
-work=$(mktemp -d)
-trap 'kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
-"$fathom" serve --port 0 >"$work/url" &
-server=$!
-for _ in $(seq 100); do [[ -s "$work/url" ]] && break; sleep 0.05; done
-base=$(head -1 "$work/url")
-
-now() { date +%s%N; }
-# Median wall time in nanoseconds of `runs` runs of a shell line (after one warm-up).
-median() {
-    local line=$1 times=()
-    bash -c "$line" >/dev/null 2>&1 || true
-    for _ in $(seq "$runs"); do
-        local start end
-        start=$(now)
-        bash -c "$line" >/dev/null 2>&1 || true
-        end=$(now)
-        times+=($((end - start)))
-    done
-    printf '%s\n' "${times[@]}" | sort -n | sed -n "$(((runs + 1) / 2))p"
-}
-ms() { awk -v n="$1" 'BEGIN { printf "%.2f ms", n / 1e6 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f×", a / b }'; }
 # Peak resident memory of a command, in MiB (getrusage of the child).
 peak() {
     python3 - "$@" <<'PY'
@@ -47,7 +23,7 @@ print(f"{resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024:.1f} MiB"
 PY
 }
 
-for _ in $(seq "$count"); do printf 'url = "%s/users/1"\noutput = "/dev/null"\n' "$base"; done >"$work/curl.cfg"
+curl_config "$base/users/1" "$count" >"$work/curl.cfg"
 {
     echo "base $base"
     for _ in $(seq "$count"); do echo "get /users/1"; done
