@@ -183,6 +183,12 @@ import Testing
         #expect(refused.status == 1)
         #expect(refused.stdout.contains("connection refused to 127.0.0.1:9"))
         #expect(refused.stdout.contains("1 expect/let line not run: no response"))
+        // A request that failed is named by its line: masked like everything else.
+        try write("literal.fathom", "auth bearer \(Self.planted)\nget http://127.0.0.1:9/?t=\(Self.planted)\n")
+        let literal = try replay(["literal.fathom", "--junit", "literal.xml"])
+        #expect(literal.status == 1)
+        #expect(literal.stdout.contains("✗ get http://127.0.0.1:9/?t=••••"))
+        for text in [literal.stdout, literal.stderr, try read("literal.xml")] { #expect(!text.contains(Self.planted)) }
         #expect(try replay(["good.fathom", "bad-expect.fathom"]).status == 1)
         _ = server.takeRequests()
 

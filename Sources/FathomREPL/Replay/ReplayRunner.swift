@@ -188,7 +188,9 @@ public struct ReplayRunner: Sendable {
             }
             if outcome == .failed {
                 if current.name.isEmpty, !current.isSetup {
-                    current.name = entry.text.split(separator: "\n").first.map(String.init) ?? entry.text
+                    // The line as written names the request; masked, as everything printed.
+                    let firstLine = entry.text.split(separator: "\n").first.map(String.init) ?? entry.text
+                    current.name = executor.redactor.redact(firstLine)
                 }
                 current.failures.append(contentsOf: errors.isEmpty ? ["\(file.path):\(entry.line): failed"] : errors)
             }
