@@ -98,6 +98,9 @@ public actor Executor {
         do {
             let command = try CommandParser.parse(entry)
             lastSent = nil
+            // Events are about the line being run (and the lines a `load` in it runs): nobody
+            // reads them in a session at the prompt, so they must not pile up there.
+            if loadDepth == 0 { events = [] }
             let outcome = try await execute(command, line: entry)
             // A failed expectation is still part of the session: it says what should hold.
             if outcome == .succeeded || (outcome == .failed && command.isExpectation) {
