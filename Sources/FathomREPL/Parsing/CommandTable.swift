@@ -205,7 +205,7 @@ public enum CommandTable {
                 details: """
                     Settings first (base, defaults, auth, variables, `secret NAME` lines, volatile marks), then \
                     each request as the lines that built it with the `expect` and `let` lines after it. \
-                    Responses recorded with `record on` go to FILE.recording.json beside it. Written atomically.
+                    Responses recorded with `record on` go beside it (a.fathom → a.recording.json). Written atomically.
                     """,
                 completion: .files, group: .files),
             CommandSpec(
