@@ -93,10 +93,17 @@ actor DemoStore {
     func addTodo(userID: Int, title: String) -> DemoTodo {
         let todo = DemoTodo(
             id: nextTodoID, userId: userID, title: title, done: false,
-            createdAt: Date().formatted(.iso8601))
+            createdAt: Self.timestamp())
         nextTodoID += 1
         todos.append(todo)
         return todo
+    }
+
+    /// Now, to the millisecond (`2026-11-22T09:05:31.986Z`): two runs never share one.
+    static func timestamp() -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: Date())
     }
 
     // MARK: Tokens

@@ -176,13 +176,13 @@ import Testing
             try FathomBinary.run(["replay"] + arguments, environment: environment, directory: directory)
         }
         #expect(try replay(["good.fathom"]).status == 0)
-        // A request with no response fails, and its checks are not run against an older response.
+        // A request with no response fails, and its checks do not read the older response.
         try write(
             "refused.fathom", "base \(server.baseURL)\nget /users/1\nget http://127.0.0.1:9/\nexpect status 200\n")
         let refused = try replay(["refused.fathom"])
         #expect(refused.status == 1)
         #expect(refused.stdout.contains("connection refused to 127.0.0.1:9"))
-        #expect(refused.stdout.contains("1 expect/let line not run: no response"))
+        #expect(refused.stdout.contains("refused.fathom:4: error: the last request got no response"))
         // A request that failed is named by its line: masked like everything else.
         try write("literal.fathom", "auth bearer \(Self.planted)\nget http://127.0.0.1:9/?t=\(Self.planted)\n")
         let literal = try replay(["literal.fathom", "--junit", "literal.xml"])

@@ -138,6 +138,9 @@ import Testing
             load \(directory)
             get /status/204
             expect $.id == 1
+            get http://127.0.0.1:9/
+            expect status 200
+            let y = status #1
             vars
             responses
             """)

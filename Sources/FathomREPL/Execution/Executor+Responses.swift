@@ -57,6 +57,7 @@ extension Executor {
     // MARK: - let
 
     func capture(_ name: String, _ source: CaptureSource, _ number: Int?) throws {
+        if number == nil { try checkLastRequestAnswered() }
         let entry = try session.responses.entry(number)
         let response = entry.response
         var secret = SecretNames.looksSecret(name)
@@ -211,6 +212,7 @@ extension Executor {
     /// Checks the last response; a failed expectation is printed and makes the line fail, but is
     /// no error: the session goes on, and `replay` counts it.
     func expect(_ expectation: Expectation, line: String) throws -> Outcome {
+        try checkLastRequestAnswered()
         let entry = try session.responses.entry(nil)
         let operand = try expectation.operand.map { try session.variables.expand($0) }
         let result = try ExpectationEvaluator.evaluate(
@@ -223,6 +225,14 @@ extension Executor {
         }
         fail("✗ \(text) — expected \(result.expected), got \(result.actual)")
         return .failed
+    }
+
+    /// `expect` and `let` read the last response: after a request that got none, that would be
+    /// an older request's.
+    func checkLastRequestAnswered() throws {
+        guard lastRequestFailed else { return }
+        throw CommandError(
+            "the last request got no response", hint: "send it again, or name an earlier response: let NAME = EXPR #N")
     }
 
     // MARK: - volatile

@@ -62,6 +62,9 @@ public actor Executor {
     var lastSent: (summary: String, recorded: RecordedResponse?)?
     /// Where the line being run comes from (`FILE:LINE`) when it comes from a file.
     var location: String?
+    /// Whether the last line meant to send a request got no response: `expect` and `let` then
+    /// refuse to read an older response as if it were that request's.
+    var lastRequestFailed = false
     /// Variables given from outside (``define(_:_:)``): a `replay` at the prompt passes them on.
     var externalVariables: [(name: String, value: String)] = []
     /// How deep `load` is nested (a file that loads itself stops at a limit).
@@ -101,7 +104,10 @@ public actor Executor {
             // Events are about the line being run (and the lines a `load` in it runs): nobody
             // reads them in a session at the prompt, so they must not pile up there.
             if loadDepth == 0 { events = [] }
+            let sends = SessionFile.sendsRequest(command)
+            if sends { lastRequestFailed = true }
             let outcome = try await execute(command, line: entry)
+            if sends, outcome == .succeeded { lastRequestFailed = false }
             // A failed expectation is still part of the session: it says what should hold.
             if outcome == .succeeded || (outcome == .failed && command.isExpectation) {
                 log(command, entry: entry)

@@ -165,13 +165,6 @@ public struct ReplayRunner: Sendable {
                 current = RequestReport(name: "", line: entry.line, isSetup: false)
                 current.ordinal = requestCount
             }
-            // After a request that got no response, its checks would read an older response.
-            if !current.isSetup, current.responseNumber == nil, current.ordinal > 0,
-                !SessionFile.sendsRequest(entry.command), entry.command.isFollowUp
-            {
-                current.skipped += 1
-                continue
-            }
             let (outcome, events) = await executor.run(entry.text, location: "\(file.path):\(entry.line)")
             let errors = capture.takeErrors()
             for event in events {
@@ -239,8 +232,6 @@ struct RequestReport: Sendable {
     var expectations = 0
     var failedExpectations = 0
     var compared = false
-    /// `expect` and `let` lines not run because the request got no response.
-    var skipped = 0
     /// Messages, each one or more lines, masked.
     var failures: [String] = []
 
@@ -270,12 +261,6 @@ struct FileReport: Sendable {
         var text = line + "\n"
         for failure in request.failures {
             text += "    " + palette.red(failure.replacingOccurrences(of: "\n", with: "\n    ")) + "\n"
-        }
-        if request.skipped > 0 {
-            text +=
-                "    "
-                + palette.dim(
-                    "\(request.skipped) expect/let line\(request.skipped == 1 ? "" : "s") not run: no response") + "\n"
         }
         output.write(text)
     }

@@ -96,9 +96,6 @@ extension Command {
 }
 
 extension Command {
-    /// `expect` and `let`: lines that read the last response.
-    var isFollowUp: Bool { logKind == .followUp }
-
     var isExpectation: Bool {
         if case .expect = self { return true }
         return false
