@@ -46,8 +46,13 @@ final class DemoServerProcess {
 
     /// The requests received since the last call, one line each (`GET /users?page=2`).
     func takeRequests() -> [String] {
-        // The server writes its line before it answers; a moment lets the reading thread catch up.
-        Thread.sleep(forTimeInterval: 0.05)
+        // The server writes each line before it answers, so every line is in the pipe by now; wait
+        // until the reading thread has taken them all (no new line for 0.1 s).
+        var count = -1
+        for _ in 0..<50 where log.value.count != count {
+            count = log.value.count
+            Thread.sleep(forTimeInterval: 0.1)
+        }
         return log.withLock { lines in
             defer { lines = [] }
             return lines

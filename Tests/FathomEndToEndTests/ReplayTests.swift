@@ -260,7 +260,7 @@ import Testing
         try input.fileHandleForWriting.close()
         // Wait until the process has stopped itself between writing and renaming.
         var state = ""
-        for _ in 0..<200 where state != "T" {
+        for _ in 0..<500 where state != "T" {
             Thread.sleep(forTimeInterval: 0.02)
             let stat = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8)) ?? ""
             state = stat.split(separator: ")").last.map { String($0.dropFirst().prefix(1)) } ?? ""
