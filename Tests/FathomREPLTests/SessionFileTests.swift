@@ -266,6 +266,18 @@ import Testing
         #expect(output.namedSecrets == ["password", "authorization"])
     }
 
+    @Test func theFirstLineSaysHowToReplay() {
+        var log = SessionLog()
+        log.append("base {{demo}}", kind: .setting)
+        log.append("get /users/{{id}}", kind: .request)
+        let writer = SessionWriter(
+            log: log, variables: Variables(environment: [:]), secretValues: [], requestsOnly: false,
+            externalNames: ["demo", "id", "unused"])
+        #expect(
+            writer.write(fileName: "s.fathom", redactor: Redactor()).text.hasPrefix(
+                "# Fathom session. Replay it with: fathom replay --demo --var id=… s.fathom\n"))
+    }
+
     @Test func shortSecretsReplaceOnlyWholeWords() {
         let output = writer([("set a = 1", .setting), ("get /x?pin=1234&page=12345", .request)], secrets: ["1234"])
         #expect(output.text.contains("pin={{secret}}&page=12345"))

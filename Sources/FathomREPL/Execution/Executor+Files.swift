@@ -31,7 +31,7 @@ extension Executor {
         let fileName = (path as NSString).lastPathComponent
         let writer = SessionWriter(
             log: session.log, variables: session.variables, secretValues: redactor.secretValues,
-            requestsOnly: requestsOnly)
+            requestsOnly: requestsOnly, externalNames: externalVariables.map(\.name))
         let output = writer.write(fileName: fileName, redactor: redactor)
         // Whatever could not be named is masked rather than written.
         let text = redactor.redact(output.text)

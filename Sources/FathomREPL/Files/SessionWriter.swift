@@ -13,6 +13,9 @@ struct SessionWriter {
     /// Every secret value the session knows (``Redactor/secretValues``).
     let secretValues: [String]
     let requestsOnly: Bool
+    /// Variables the session was given from outside (`--demo`'s `demo`, `replay --var`): the
+    /// replay command in the file's first line asks for those its lines use.
+    var externalNames: [String] = []
 
     struct Output {
         var text: String
@@ -25,9 +28,7 @@ struct SessionWriter {
 
     func write(fileName: String, redactor: Redactor) -> Output {
         let substitutions = secretSubstitutions()
-        var out: [String] = [
-            "# Fathom session. Replay it with: fathom replay \(fileName)"
-        ]
+        var out: [String] = ["# Fathom session. Replay it with: fathom replay \(replayOptions)\(fileName)"]
         if !substitutions.generated.isEmpty || !variables.secrets.isEmpty {
             out.append("# Secrets are asked for by name: FATHOM_SECRET_<NAME>, a .env file, or a prompt.")
         }
@@ -65,6 +66,12 @@ struct SessionWriter {
         return Output(
             text: out.joined(separator: "\n") + "\n", recordings: recordings, namedSecrets: substitutions.generated,
             requests: requests)
+    }
+
+    /// `--demo ` and `--var NAME=… ` for the outside variables the lines use.
+    var replayOptions: String {
+        let used = externalNames.filter { name in log.lines.contains { $0.text.contains("{{\(name)}}") } }
+        return used.map { $0 == "demo" ? "--demo " : "--var \($0)=… " }.joined()
     }
 
     /// Secret values and the `{{name}}` that replaces each, longest value first; and the names
