@@ -43,6 +43,7 @@ struct InteractiveTests {
         try terminal.type("vars")
         try terminal.send("Enter")
         try terminal.waitFor("user_id = 2")  // the command has run: completion can know the name
+        try terminal.waitForPrompt()
         try terminal.type("get /users/{{us")
         try terminal.send("Tab")
         try terminal.waitFor("get /users/{{user_id}}")
@@ -65,12 +66,14 @@ struct InteractiveTests {
         }
         #expect(cancelled.contains("cancelled after"), "the screen:\n\((try? terminal.screen()) ?? "")")
         #expect(!cancelled.contains("FATHOM-EXIT"))
+        try terminal.waitForPrompt()
         try terminal.type("a half-typed line")
         try terminal.send("C-c")
         try terminal.waitFor("a half-typed line^C")
         try terminal.type("get /users/3")
         try terminal.send("Enter")
         try terminal.waitFor("Alan Turing")  // the session went on
+        try terminal.waitForPrompt()
         try terminal.send("C-d")
         try terminal.waitFor("FATHOM-EXIT=0")
     }
