@@ -105,9 +105,9 @@ import Testing
 
     func check(_ line: String, _ response: NetworkResponse<Data>) throws -> Bool {
         guard case .expect(let expectation) = try CommandParser.parse(line) else { return false }
-        return try ExpectationEvaluator.evaluate(
-            expectation, operand: expectation.operand, response: response, number: 1
-        ).passed
+        return try ExpectationEvaluator.evaluate(expectation, operand: expectation.operand, response: response) {
+            try JSONPath($0).values(in: ExpectationEvaluator.json(response, number: 1))
+        }.passed
     }
 
     @Test func valuesCompareAsJSON() throws {

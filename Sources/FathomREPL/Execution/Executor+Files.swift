@@ -183,18 +183,10 @@ extension Executor {
             lines += TextDiff(from: old, to: new).unified(colors: palette.enabled).split(separator: "\n").map(
                 String.init)
         case (let old, let new) where old != new:
-            lines.append("body \(Self.describe(old)) → \(Self.describe(new))")
+            lines.append("body \(old) → \(new)")
         default: break
         }
         return lines.map(redactor.redact)
     }
 
-    static func describe(_ body: Recording.Body) -> String {
-        switch body {
-        case .empty: "empty"
-        case .json: "JSON"
-        case .text(let text): "text (\(ByteCount.format(text.utf8.count)))"
-        case .binary(let data): "binary (\(ByteCount.format(data.count)))"
-        }
-    }
 }

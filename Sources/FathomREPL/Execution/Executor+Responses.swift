@@ -40,8 +40,7 @@ extension Executor {
 
     func inspect(_ number: Int?, _ expression: String, paths: Bool) throws {
         let entry = try session.responses.entry(number)
-        let document = try ExpectationEvaluator.json(entry.response, number: entry.number)
-        let nodes = try JSONPath(try session.variables.expand(expression)).query(document)
+        let nodes = try query(expression, in: entry)
         guard !nodes.isEmpty else {
             say(palette.dim("no match for \(expression) in #\(entry.number)"))
             return
@@ -52,6 +51,19 @@ extension Executor {
             text += node.value.formatted(palette.json)
         }
         show(long: text)
+    }
+
+    /// The nodes `expression` (variables expanded) selects in a response's body.
+    func query(_ expression: String, in entry: ResponseHistory.Entry) throws -> [JSONPath.Node] {
+        try JSONPath(try session.variables.expand(expression)).query(try json(of: entry))
+    }
+
+    /// A response's body as JSON, parsed once however many lines read it (numbers never repeat).
+    func json(of entry: ResponseHistory.Entry) throws -> JSON {
+        if let parsedBody, parsedBody.number == entry.number { return parsedBody.json }
+        let json = try ExpectationEvaluator.json(entry.response, number: entry.number)
+        parsedBody = (entry.number, json)
+        return json
     }
 
     // MARK: - let
@@ -73,8 +85,7 @@ extension Executor {
             value = found
             secret = secret || redactor.isSecretHeader(headerName)
         case .value(let expression):
-            let document = try ExpectationEvaluator.json(response, number: entry.number)
-            let nodes = try JSONPath(try session.variables.expand(expression)).query(document)
+            let nodes = try query(expression, in: entry)
             guard nodes.count == 1 else {
                 throw CommandError(
                     nodes.isEmpty
@@ -215,8 +226,9 @@ extension Executor {
         try checkLastRequestAnswered()
         let entry = try session.responses.entry(nil)
         let operand = try expectation.operand.map { try session.variables.expand($0) }
-        let result = try ExpectationEvaluator.evaluate(
-            expectation, operand: operand, response: entry.response, number: entry.number)
+        let result = try ExpectationEvaluator.evaluate(expectation, operand: operand, response: entry.response) {
+            try query($0, in: entry).map(\.value)
+        }
         let text = line.trimmingBlanksAround
         events.append(.expectation(line: text, result: result))
         if result.passed {

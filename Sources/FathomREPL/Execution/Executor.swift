@@ -62,6 +62,9 @@ public actor Executor {
     var lastSent: (summary: String, recorded: RecordedResponse?)?
     /// Where the line being run comes from (`FILE:LINE`) when it comes from a file.
     var location: String?
+    /// The last response body parsed as JSON, by response number: several `expect`/`let` lines
+    /// after one request parse it once.
+    var parsedBody: (number: Int, json: JSON)?
     /// Whether the last line meant to send a request got no response: `expect` and `let` then
     /// refuse to read an older response as if it were that request's.
     var lastRequestFailed = false
@@ -104,7 +107,7 @@ public actor Executor {
             // Events are about the line being run (and the lines a `load` in it runs): nobody
             // reads them in a session at the prompt, so they must not pile up there.
             if loadDepth == 0 { events = [] }
-            let sends = SessionFile.sendsRequest(command)
+            let sends = command.sendsRequest
             if sends { lastRequestFailed = true }
             let outcome = try await execute(command, line: entry)
             if sends, outcome == .succeeded { lastRequestFailed = false }

@@ -22,11 +22,21 @@ public struct Recording: Sendable, Equatable {
         public var body: Body
     }
 
-    public enum Body: Sendable, Equatable {
+    public enum Body: Sendable, Equatable, CustomStringConvertible {
         case empty
         case json(JSON)
         case text(String)
         case binary(Data)
+
+        /// What kind of body, for a difference line: `JSON`, `text (12 B)`, `binary (3 KiB)`.
+        public var description: String {
+            switch self {
+            case .empty: "empty"
+            case .json: "JSON"
+            case .text(let text): "text (\(ByteCount.format(text.utf8.count)))"
+            case .binary(let data): "binary (\(ByteCount.format(data.count)))"
+            }
+        }
     }
 
     /// The session file the responses belong to (its name, for people reading).

@@ -101,12 +101,4 @@ public struct SessionFile: Sendable {
             return nil
         }
     }
-
-    /// Whether an entry sends a request.
-    public static func sendsRequest(_ command: Command) -> Bool {
-        switch command {
-        case .send, .oneLiner: true
-        default: false
-        }
-    }
 }

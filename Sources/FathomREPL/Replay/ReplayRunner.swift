@@ -57,17 +57,15 @@ public struct ReplayRunner: Sendable {
                 problems.append("\(path): \(error)")
             }
         }
-        if problems.isEmpty, let environment = options.environment {
-            // An environment that cannot be used is a problem with the run, found before sending.
+        if problems.isEmpty {
+            // One session that sends nothing answers for all files: the environment can be used,
+            // and every `secret NAME` has a value (environment, .env, --var) or a terminal to ask on.
             let capture = CapturingConsole(prompter: prompter)
             let probe = Executor(console: capture, options: options.executor)
-            if await probe.run("env use \"\(environment)\"") == .failed {
+            if let environment = options.environment, await probe.run("env use \"\(environment)\"") == .failed {
                 problems.append("--env \(environment): " + capture.takeErrors().joined(separator: " "))
             }
-        }
-        if problems.isEmpty {
             for plan in plans {
-                let probe = Executor(console: prompter, options: options.executor)
                 let secretNames = plan.file.secretNames.filter { name in
                     !options.variables.contains { $0.name == name }
                 }
@@ -154,7 +152,7 @@ public struct ReplayRunner: Sendable {
         }
 
         for entry in file.entries {
-            if SessionFile.sendsRequest(entry.command) {
+            if entry.command.sendsRequest {
                 let finished = await finish(current)
                 report.add(finished, output: output, quiet: options.quiet, palette: palette)
                 if options.failFast, !finished.passed {

@@ -37,8 +37,6 @@ public struct SessionLog: Sendable {
         if kind == .setting, let last = lines.last, last.kind == .setting, last.text == text { return }
         lines.append(Line(text: text, kind: kind, recorded: recorded, summary: summary))
     }
-
-    public var requestCount: Int { lines.count { $0.kind == .request } }
 }
 
 /// A response as a recording keeps it: what `replay --compare` checks.
@@ -96,6 +94,9 @@ extension Command {
 }
 
 extension Command {
+    /// `send` or a one-liner.
+    public var sendsRequest: Bool { logKind == .request }
+
     var isExpectation: Bool {
         if case .expect = self { return true }
         return false
