@@ -1,14 +1,14 @@
 import Foundation
 
-/// The external test suites in `../shared/corpora` beside the repository.
+/// The external test suites, copied into the repository under `Tests/Corpora` (see its README).
 enum Corpus {
-    /// `FATHOM_CORPORA`, else `shared/corpora` beside the repository (where CI puts it).
+    /// `FATHOM_CORPORA`, else `Tests/Corpora` in this repository.
     static let root: URL = {
         if let override = ProcessInfo.processInfo.environment["FATHOM_CORPORA"] {
             return URL(fileURLWithPath: override)
         }
         return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpora")
+            .appendingPathComponent("Corpora")
     }()
 
     /// The corpora folder, or a failure that says where it was looked for.
@@ -22,7 +22,7 @@ enum Corpus {
     struct MissingCorpora: Error, CustomStringConvertible {
         let path: String
         var description: String {
-            "test corpora not found at \(path): expected shared/corpora beside the repository, or set FATHOM_CORPORA"
+            "test corpora not found at \(path): expected Tests/Corpora in the repository, or set FATHOM_CORPORA"
         }
     }
 
