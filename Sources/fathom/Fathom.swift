@@ -45,18 +45,20 @@ struct Prompt: AsyncParsableCommand {
     var commands: [String] = []
 
     @OptionGroup var output: OutputOptions
+    @OptionGroup var session: SessionOutputOptions
 
     func run() async throws {
         let interactive = commands.isEmpty && isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
         let colors =
             switch output.color {
+            case _ where session.output == .json: false
             case .always: true
             case .never: false
             case .auto: interactive && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
             }
         let history = HistoryStore(path: interactive ? HistoryStore.defaultPath() : nil)
         let console = StandardConsole(interactive: interactive)
-        let executor = Executor(console: console, options: Executor.Options(colors: colors, history: history))
+        let executor = Executor(options: Executor.Options(history: history, prompter: console))
 
         var server: LoopbackServer?
         var startup: [String] = []
@@ -69,21 +71,18 @@ struct Prompt: AsyncParsableCommand {
         }
         if let url { startup.append("base \"\(url)\"") }
         if let env { startup.append("env use \"\(env)\"") }
-        let failedAtStart = await executor.run(lines: startup).contains(.failed)
-        if let server { console.write(DemoTour.text(baseURL: server.baseURL, palette: Palette(enabled: colors))) }
 
-        let reader: any LineReader =
-            if !commands.isEmpty {
-                ArgumentLineReader(commands)
-            } else if interactive {
-                EditLineReader(snapshot: executor.snapshot, history: history.all)
-            } else {
-                PlainLineReader()
-            }
-        let repl = REPL(executor: executor, reader: reader, history: history, colors: colors, interactive: interactive)
+        let input: REPL.Input = !commands.isEmpty ? .arguments(commands) : interactive ? .terminal : .standardInput
+        let repl = REPL(
+            executor: executor, input: input, console: console, history: history, colors: colors,
+            interactive: interactive, format: session.output)
+        let startedWell = await repl.start(with: startup)
+        if let server, session.output == .text {
+            console.write(DemoTour.text(baseURL: server.baseURL, palette: Palette(enabled: colors)))
+        }
         let status = await repl.run()
         await server?.stop()
-        if status != 0 || failedAtStart { throw ExitCode(1) }
+        if status != 0 || !startedWell { throw ExitCode(1) }
     }
 }
 
@@ -129,6 +128,18 @@ struct OutputOptions: ParsableArguments {
     @Option(help: "Color output: auto (a terminal, and NO_COLOR unset), always or never.")
     var color: ColorMode = .auto
 }
+
+/// How a session's outputs are written, for the prompt's scripts and for replay.
+struct SessionOutputOptions: ParsableArguments {
+    @Option(
+        help: """
+            text: what a person reads. json: one JSON object per output on its own line (NDJSON): \
+            responses, expectations, captures, notices and failures, secrets masked — for scripts.
+            """)
+    var output: OutputFormat = .text
+}
+
+extension OutputFormat: ExpressibleByArgument {}
 
 enum ColorMode: String, ExpressibleByArgument, CaseIterable {
     case auto, always, never

@@ -42,6 +42,7 @@ struct Replay: AsyncParsableCommand {
     var demo = false
 
     @OptionGroup var output: OutputOptions
+    @OptionGroup var session: SessionOutputOptions
 
     func validate() throws {
         for variable in variables {
@@ -58,7 +59,8 @@ struct Replay: AsyncParsableCommand {
         options.environment = env
         options.failFast = failFast
         options.quiet = quiet
-        options.colors = output.color.isEnabled
+        options.colors = session.output == .text && output.color.isEnabled
+        options.format = session.output
         options.variables = variables.map { variable in
             let equals = variable.firstIndex(of: "=")!
             return (String(variable[..<equals]), String(variable[variable.index(after: equals)...]))

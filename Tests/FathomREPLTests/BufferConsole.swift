@@ -1,5 +1,6 @@
-import FathomREPL
 import FathomTestSupport
+
+@testable import FathomREPL
 
 /// A console that keeps what the executor writes, for tests.
 final class BufferConsole: Console {

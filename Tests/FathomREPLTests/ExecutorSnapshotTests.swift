@@ -1,7 +1,8 @@
 import FathomDemo
-import FathomREPL
 import Foundation
 import Testing
+
+@testable import FathomREPL
 
 /// The executor driven with strings against the demo API, its output checked against snapshots.
 @Suite struct ExecutorSnapshotTests {
@@ -172,11 +173,11 @@ import Testing
         await server.stop()
     }
 
-    @Test func helpComesFromTheCommandTable() async throws {
+    @Test func helpComesFromTheRegistry() async throws {
         let session = Transcript()
         await session.run("help\nhelp body\nhelp quit")
         try Snapshot.check(session.text, named: "help")
-        for spec in CommandTable.all {
+        for spec in CommandRegistry.all {
             #expect(session.text.contains(spec.name), "help lists \(spec.name)")
         }
     }

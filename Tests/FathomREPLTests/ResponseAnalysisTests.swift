@@ -1,7 +1,8 @@
 import FathomDemo
-import FathomREPL
 import Foundation
 import Testing
+
+@testable import FathomREPL
 
 /// `responses`, `inspect`, `let`, `diff`, `expect` and `volatile` against the demo API; and every
 /// bad input the issue names, each one error line with the session going on.

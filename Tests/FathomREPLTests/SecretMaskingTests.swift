@@ -1,7 +1,8 @@
 import FathomDemo
-import FathomREPL
 import Foundation
 import Testing
+
+@testable import FathomREPL
 
 /// A planted secret must never come out: not in output, errors, `show`, `vars`, or the wire log
 /// at any level — even when the server echoes it back in headers and body.

@@ -1,21 +1,28 @@
 import FathomDemo
-import FathomREPL
+import FathomHTTP
 import Foundation
 import Testing
+
+@testable import FathomREPL
 
 /// Runs a script through an executor against a real loopback server and returns what a person
 /// would have seen, each entry echoed as `» line`, with times, ports and dates made stable.
 struct Transcript {
     let console: BufferConsole
     let executor: Executor
+    let printer: OutputPrinter
 
-    init(console: BufferConsole = BufferConsole(), environment: [String: String] = [:], environmentPaths: [String] = [])
-    {
+    init(
+        console: BufferConsole = BufferConsole(), environment: [String: String] = [:],
+        environmentPaths: [String] = [], transport: (any Transport)? = nil
+    ) {
         self.console = console
         executor = Executor(
-            console: console,
             options: Executor.Options(
-                colors: false, environmentPaths: environmentPaths, dotEnvPath: nil, environment: environment))
+                environmentPaths: environmentPaths, dotEnvPath: nil, environment: environment, prompter: console,
+                transport: transport))
+        printer = OutputPrinter(
+            console: console, format: .text, palette: Palette(enabled: false), redactor: executor.redactor)
     }
 
     /// Runs every entry of `script` (multi-line bodies and heredocs gathered as the REPL does).
@@ -26,7 +33,14 @@ struct Transcript {
         for line in script.split(separator: "\n", omittingEmptySubsequences: false) {
             guard let entry = assembler.add(String(line)), !entry.isEmpty else { continue }
             console.echo("» \(entry.replacingOccurrences(of: "\n", with: "\n  "))\n")
-            outcomes.append(await executor.run(entry))
+            let result = await executor.run(entry)
+            printer.print(result.outputs)
+            if let followUp = result.followUp {
+                outcomes.append(
+                    await REPL.perform(followUp, options: executor.options, printer: printer, colors: false))
+            } else {
+                outcomes.append(result.outcome)
+            }
         }
         return outcomes
     }

@@ -10,23 +10,36 @@ public protocol Authenticator: Sendable {
     func authorize(_ request: inout PreparedRequest) async throws
     /// Gets fresh credentials after a 401.
     func authenticate() async throws
+    /// Whether ``authenticate()`` can get new credentials. When it cannot (a fixed token, a
+    /// password), a 401 is returned as it is: sending the same credentials again would only ask
+    /// the server twice. `true` by default.
+    var renewsCredentials: Bool { get }
+}
+
+extension Authenticator {
+    public var renewsCredentials: Bool { true }
 }
 
 /// An authenticator backed by closures.
 public struct ClosureAuthenticator: Authenticator {
     private let authorizeBody: @Sendable (inout PreparedRequest) async throws -> Void
-    private let authenticateBody: @Sendable () async throws -> Void
+    private let authenticateBody: (@Sendable () async throws -> Void)?
 
+    /// - Parameters:
+    ///   - authorize: Adds credentials to each request.
+    ///   - authenticate: Gets fresh credentials after a 401; without it, credentials are fixed
+    ///     and a 401 is returned as it is.
     public init(
         authorize: @escaping @Sendable (inout PreparedRequest) async throws -> Void,
-        authenticate: @escaping @Sendable () async throws -> Void = {}
+        authenticate: (@Sendable () async throws -> Void)? = nil
     ) {
         self.authorizeBody = authorize
         self.authenticateBody = authenticate
     }
 
     public func authorize(_ request: inout PreparedRequest) async throws { try await authorizeBody(&request) }
-    public func authenticate() async throws { try await authenticateBody() }
+    public func authenticate() async throws { try await authenticateBody?() }
+    public var renewsCredentials: Bool { authenticateBody != nil }
 }
 
 /// Sends `Authorization: Bearer <token>` with a token fetched on first use, cached, and fetched
@@ -80,8 +93,41 @@ extension Authenticator where Self == ClosureAuthenticator {
 
     /// Sends HTTP Basic credentials ([RFC 7617](https://www.rfc-editor.org/rfc/rfc7617)).
     public static func basic(user: String, password: String) -> ClosureAuthenticator {
-        let encoded = Data("\(user):\(password)".utf8).base64EncodedString()
+        let encoded = Self.basicCredentials(user: user, password: password)
         return ClosureAuthenticator { $0.headers.replace(.authorization, with: "Basic \(encoded)") }
+    }
+
+    /// Sends an API key in a header (`X-API-Key: …`), replacing any value the request has.
+    public static func apiKey(header name: NetworkHeaders.Name, _ value: String) -> ClosureAuthenticator {
+        ClosureAuthenticator { $0.headers.replace(name, with: value) }
+    }
+
+    /// Sends an API key as a query item (`?api_key=…`), after the request's own items.
+    public static func apiKey(query name: String, _ value: String) -> ClosureAuthenticator {
+        let item = QueryItem(name, value).encoded
+        return ClosureAuthenticator { $0.url.appendQuery(item) }
+    }
+}
+
+extension ClosureAuthenticator {
+    /// The base64 of `user:password` that HTTP Basic sends
+    /// ([RFC 7617 §2](https://www.rfc-editor.org/rfc/rfc7617#section-2)): a caller that masks the
+    /// password masks this spelling of it too.
+    public static func basicCredentials(user: String, password: String) -> String {
+        Data("\(user):\(password)".utf8).base64EncodedString()
+    }
+}
+
+extension Authenticator {
+    /// This authenticator, except for requests that already carry `header` (set by the caller,
+    /// which wins): they are sent as they are.
+    public func unlessPresent(_ header: NetworkHeaders.Name) -> ClosureAuthenticator {
+        let authorize: @Sendable (inout PreparedRequest) async throws -> Void = { request in
+            guard !request.headers.contains(header) else { return }
+            try await self.authorize(&request)
+        }
+        guard renewsCredentials else { return ClosureAuthenticator(authorize: authorize) }
+        return ClosureAuthenticator(authorize: authorize, authenticate: { try await self.authenticate() })
     }
 }
 
@@ -100,7 +146,7 @@ public struct AuthenticationInterceptor: Interceptor {
         var attempt = request
         try await authenticator.authorize(&attempt)
         let response = try await next(attempt)
-        guard response.status.code == 401 else { return response }
+        guard response.status.code == 401, authenticator.renewsCredentials else { return response }
         try await coordinator.refresh(unlessNewerThan: generation) {
             try await authenticator.authenticate()
         }

@@ -143,6 +143,28 @@ public final class Redactor: Sendable {
         return redact(url.description)
     }
 
+    /// Bytes with every registered secret masked where its UTF-8 spellings occur, and nothing
+    /// else changed: for a binary body that is shown as hex or stored as base64, masked before
+    /// it is laid out or encoded.
+    public func redact(bytes: Data) -> Data {
+        let secrets = state.withLock { $0.secrets }
+        guard !secrets.isEmpty, !bytes.isEmpty else { return bytes }
+        var result = bytes
+        for secret in secrets {
+            let replacement = Data(secret.masked.utf8)
+            for form in secret.forms {
+                let needle = Data(form.utf8)
+                guard !needle.isEmpty else { continue }
+                var searchStart = result.startIndex
+                while let range = result.range(of: needle, in: searchStart..<result.endIndex) {
+                    result.replaceSubrange(range, with: replacement)
+                    searchStart = range.lowerBound + replacement.count
+                }
+            }
+        }
+        return result
+    }
+
     /// A body as it may be shown, decoded as UTF-8, secret values masked.
     public func redact(body: Data) -> String {
         redact(String(decoding: body, as: UTF8.self))

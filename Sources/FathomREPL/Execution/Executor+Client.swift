@@ -11,142 +11,30 @@ struct ClientCache {
         var mocks: [ClientSettings.MockRoute]
         var logDetail: LogDetail
         var logFile: String?
-        var oauth: [String]?
+        /// The expanded credentials: the authenticator is rebuilt when a variable in them changes.
+        var credentials: [String]
+        var auth: AuthSpec
     }
 
     var key: Key?
-    /// What the key was computed from: while these stay the same (and no OAuth2 values need
-    /// expanding) the cached client serves without building a key per request.
+    /// What the key was computed from: while these stay the same (and the credentials hold no
+    /// variables) the cached client serves without building a key per request.
     var inputs: (settings: ClientSettings, auth: AuthSpec)?
     var client: NetworkClient?
+    /// The network transport built from the settings (not one given in the options).
     var transport: AsyncHTTPClientTransport?
 }
 
 extension Executor {
-    // MARK: - Settings
-
-    func setDecoder(_ mode: DecoderMode?) {
-        guard let mode else { return say(session.settings.decoder.rawValue) }
-        session.settings.decoder = mode
-    }
-
-    func setLog(_ detail: LogDetail?, file: String?) throws {
-        guard let detail else {
-            return say(session.settings.logDetail.rawValue + (session.settings.logFile.map { " → \($0)" } ?? ""))
-        }
-        if let file {
-            let path = Self.expandTilde(file)
-            guard
-                FileManager.default.fileExists(atPath: path)
-                    || FileManager.default.createFile(
-                        atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
-            else {
-                throw CommandError("cannot create log file '\(file)'")
-            }
-            guard let handle = FileHandle(forWritingAtPath: path) else {
-                throw CommandError("cannot write to log file '\(file)'")
-            }
-            try? handle.close()
-            session.settings.logFile = path
-        } else {
-            session.settings.logFile = nil
-        }
-        session.settings.logDetail = detail
-    }
-
-    func setTimeout(_ setting: Setting<Duration>) {
-        switch setting {
-        case .show: say(session.settings.timeout?.shortDescription ?? "60 s (default)")
-        case .set(let duration): session.settings.timeout = duration
-        case .off: session.settings.timeout = nil
-        }
-    }
-
-    func setRedirects(_ setting: Setting<Int>) {
-        switch setting {
-        case .show: say(session.settings.redirectLimit.map { "follow up to \($0)" } ?? "off")
-        case .set(let limit): session.settings.redirectLimit = limit
-        case .off: session.settings.redirectLimit = nil
-        }
-    }
-
-    func setInsecure(_ on: Bool?) {
-        guard let on else { return say(session.settings.insecure ? "on" : "off") }
-        session.settings.insecure = on
-    }
-
-    func setProxy(_ setting: Setting<String>) throws {
-        switch setting {
-        case .show:
-            say(
-                session.settings.proxy.map { redactor.redact($0) }
-                    ?? "from the environment (HTTP_PROXY, HTTPS_PROXY, NO_PROXY)")
-        case .set(let url):
-            let proxy = try ProxyServer(parsing: url)
-            if let password = proxy.password { redactor.addSecret(password) }
-            session.settings.proxy = url
-        case .off: session.settings.proxy = nil
-        }
-    }
-
-    func setPager(_ mode: PagerMode?) {
-        guard let mode else { return say(session.settings.pager.rawValue) }
-        session.settings.pager = mode
-    }
-
-    func cookies(_ action: CookiesAction) {
-        switch action {
-        case .list:
-            let cookies = cookieJar.cookies
-            guard !cookies.isEmpty else {
-                return say(session.settings.cookies ? "no cookies" : "the cookie jar is off")
-            }
-            say(
-                cookies.map { cookie in
-                    let value = redactor.redactHeaderValue(cookie.value, name: .cookie)
-                    return "\(cookie.name)=\(value)  " + palette.dim("\(cookie.domain)\(cookie.path)")
-                }.joined(separator: "\n"))
-        case .clear: cookieJar.removeAll()
-        case .on: session.settings.cookies = true
-        case .off: session.settings.cookies = false
-        }
-    }
-
-    func mock(_ action: MockAction) throws {
-        switch action {
-        case .list:
-            let routes = session.settings.mocks
-            say(
-                routes.isEmpty
-                    ? "no mocks"
-                    : routes.map { "\($0.path) → \($0.status)\($0.file.map { " @\($0)" } ?? "")" }.joined(
-                        separator: "\n"))
-        case .off: session.settings.mocks = []
-        case .file(let path, let file):
-            let expanded = Self.expandTilde(try session.variables.expand(file))
-            guard FileManager.default.isReadableFile(atPath: expanded) else {
-                throw CommandError("cannot read '\(file)'", hint: "give a readable file after @")
-            }
-            addMock(ClientSettings.MockRoute(path: try session.variables.expand(path), status: 200, file: expanded))
-        case .status(let path, let code):
-            addMock(ClientSettings.MockRoute(path: try session.variables.expand(path), status: code, file: nil))
-        }
-    }
-
-    private func addMock(_ route: ClientSettings.MockRoute) {
-        session.settings.mocks.removeAll { $0.path == route.path }
-        session.settings.mocks.append(route)
-    }
-
     // MARK: - The client
 
     /// The client for the current settings, built or reused.
     func client() async throws -> NetworkClient {
         let settings = session.settings
         if let client = clients.client, let inputs = clients.inputs, inputs.settings == settings,
-            inputs.auth == session.auth
+            inputs.auth == session.auth, !session.auth.hasTemplates
         {
-            if case .oauth2ClientCredentials = session.auth {} else { return client }
+            return client
         }
         clients.inputs = (settings, session.auth)
         var transportConfiguration = AsyncHTTPClientTransport.Configuration()
@@ -156,36 +44,24 @@ extension Executor {
         if let proxy = settings.proxy { transportConfiguration.proxy = .server(try ProxyServer(parsing: proxy)) }
         if settings.cookies { transportConfiguration.cookieJar = cookieJar }
 
-        var oauth: [String]?
-        if case .oauth2ClientCredentials(let url, let id, let secret, let scope) = session.auth {
-            let variables = session.variables
-            var tokenURL = try variables.expand(url)
-            if !tokenURL.contains("://") {
-                // A relative token URL resolves against the base, as request paths do.
-                guard let base = baseURL() else {
-                    throw CommandError(
-                        "no base URL for the token URL '\(tokenURL)'", hint: "set one with `base http://…`")
-                }
-                tokenURL = try NetworkRequest(tokenURL).prepared(baseURL: base).url.description
-            }
-            oauth =
-                [tokenURL, try variables.expand(id), try variables.expand(secret)]
-                + (try scope.map { [try variables.expand($0)] } ?? [])
-        }
+        let credentials = try expandedCredentials()
         let key = ClientCache.Key(
             transport: transportConfiguration, mocks: settings.mocks,
-            logDetail: settings.logDetail, logFile: settings.logFile, oauth: oauth)
+            logDetail: settings.logDetail, logFile: settings.logFile, credentials: credentials, auth: session.auth)
         if let client = clients.client, clients.key == key { return client }
 
-        let transport: AsyncHTTPClientTransport
-        if let existing = clients.transport, existing.configuration == transportConfiguration {
+        let transport: any Transport
+        if let given = options.transport {
+            transport = given
+        } else if let existing = clients.transport, existing.configuration == transportConfiguration {
             transport = existing
         } else {
-            transport = AsyncHTTPClientTransport(configuration: transportConfiguration)
+            let network = AsyncHTTPClientTransport(configuration: transportConfiguration)
             if let old = clients.transport {
                 Task.detached { try? await old.shutdown() }
             }
-            clients.transport = transport
+            clients.transport = network
+            transport = network
         }
         var wire: any Transport = transport
         if !settings.mocks.isEmpty {
@@ -201,8 +77,8 @@ extension Executor {
         }
 
         var interceptors: [any Interceptor] = []
-        if let oauth {
-            interceptors.append(.authenticator(oauthAuthenticator(oauth, transport: wire)))
+        if let authenticator = try authenticator(credentials, transport: wire) {
+            interceptors.append(.authenticator(authenticator))
         }
         var logger: Logger?
         if settings.logDetail > .off {
@@ -217,27 +93,56 @@ extension Executor {
         return client
     }
 
-    /// OAuth2 client credentials ([RFC 6749 §4.4](https://www.rfc-editor.org/rfc/rfc6749#section-4.4)):
-    /// a token fetched on first use, cached, fetched again after a 401.
-    private func oauthAuthenticator(_ values: [String], transport: any Transport) -> BearerTokenAuthenticator {
-        let tokenClient = NetworkClient(configuration: .init(redactor: redactor), transport: transport)
-        let redactor = self.redactor
-        return BearerTokenAuthenticator {
-            var form = [QueryItem("grant_type", "client_credentials")]
-            form.append(QueryItem("client_id", values[1]))
-            form.append(QueryItem("client_secret", values[2]))
-            if values.count > 3 { form.append(QueryItem("scope", values[3])) }
-            let response = try await tokenClient.send(NetworkRequest.post(values[0]).body(form: form))
-            guard response.status.isSuccess else {
-                let message = ErrorMessage.extract(from: response) ?? "HTTP \(response.status)"
-                throw NetworkError.transport("the OAuth2 token request failed: \(message)")
+    /// The session's credentials with variables expanded, in the order the auth line has them;
+    /// the relative token URL of OAuth2 resolved against the base URL.
+    func expandedCredentials() throws -> [String] {
+        let variables = session.variables
+        switch session.auth {
+        case .none: return []
+        case .bearer(let token): return [try variables.expand(token)]
+        case .basic(let user, let password): return [try variables.expand(user), try variables.expand(password ?? "")]
+        case .apiKey(_, let name, let value): return [name, try variables.expand(value)]
+        case .oauth2ClientCredentials(let url, let id, let secret, let scope):
+            var tokenURL = try variables.expand(url)
+            if !tokenURL.contains("://") {
+                // A relative token URL resolves against the base, as request paths do.
+                guard let base = baseURL() else {
+                    throw CommandError(
+                        "no base URL for the token URL '\(tokenURL)'", hint: "set one with `base http://…`")
+                }
+                tokenURL = try NetworkRequest(tokenURL).prepared(baseURL: base).url.description
             }
-            guard let document = try? JSON(parsing: response.body), case .string(let token)? = document["access_token"]
-            else {
-                throw NetworkError.transport("the OAuth2 token response has no access_token")
-            }
-            redactor.addSecret(token)
-            return token
+            return [tokenURL, try variables.expand(id), try variables.expand(secret)]
+                + (try scope.map { [try variables.expand($0)] } ?? [])
+        }
+    }
+
+    /// The library authenticator for `auth`, built from expanded credentials: fixed ones for
+    /// bearer, basic and API keys (a draft's own `Authorization` header wins over bearer and
+    /// basic), OAuth2 client credentials with a token client on the same transport.
+    func authenticator(_ credentials: [String], transport: any Transport) throws -> (any Authenticator)? {
+        switch session.auth {
+        case .oauth2ClientCredentials:
+            let tokenClient = NetworkClient(configuration: .init(redactor: redactor), transport: transport)
+            return OAuth2ClientCredentials(
+                tokenURL: credentials[0], clientID: credentials[1], clientSecret: credentials[2],
+                scope: credentials.count > 3 ? credentials[3] : nil, client: tokenClient)
+        default:
+            return try fixedAuthenticator(credentials)
+        }
+    }
+
+    /// The authenticator for credentials that need no network (not OAuth2), or `nil`.
+    func fixedAuthenticator(_ expanded: [String]? = nil) throws -> (any Authenticator)? {
+        let credentials = try expanded ?? expandedCredentials()
+        switch session.auth {
+        case .none, .oauth2ClientCredentials: return nil
+        case .bearer: return ClosureAuthenticator.bearer(credentials[0]).unlessPresent(.authorization)
+        case .basic:
+            return ClosureAuthenticator.basic(user: credentials[0], password: credentials[1])
+                .unlessPresent(.authorization)
+        case .apiKey(.header, _, _): return ClosureAuthenticator.apiKey(header: .init(credentials[0]), credentials[1])
+        case .apiKey(.query, _, _): return ClosureAuthenticator.apiKey(query: credentials[0], credentials[1])
         }
     }
 }
@@ -256,6 +161,20 @@ enum WireLogSink {
                 handle.write(data)
                 try? handle.close()
             }
+        }
+    }
+}
+
+extension AuthSpec {
+    /// Whether the credentials depend on something that can change between requests (variables,
+    /// or the base URL a relative OAuth2 token URL resolves against).
+    var hasTemplates: Bool {
+        switch self {
+        case .none: false
+        case .bearer(let token): token.contains("{{")
+        case .basic(let user, let password): user.contains("{{") || password?.contains("{{") == true
+        case .apiKey(_, _, let value): value.contains("{{")
+        case .oauth2ClientCredentials: true
         }
     }
 }

@@ -2,6 +2,36 @@ import FathomHTTP
 import FathomJSON
 import Foundation
 
+/// One `expect` line: a subject, a comparison, and what it is compared with.
+public struct Expectation: Equatable, Sendable {
+    public enum Subject: Equatable, Sendable {
+        case status
+        /// A JSONPath over the body.
+        case value(String)
+        case header(String)
+        case time
+        case body
+    }
+
+    public enum Operator: String, CaseIterable, Equatable, Sendable {
+        case equal = "=="
+        case notEqual = "!="
+        case lessOrEqual = "<="
+        case less = "<"
+        case greaterOrEqual = ">="
+        case greater = ">"
+        case matches = "~"
+        case notMatches = "!~"
+        case exists
+        case absent
+    }
+
+    public var subject: Subject
+    public var op: Operator
+    /// As written (variables not yet expanded); `nil` for `exists` and `absent`.
+    public var operand: String?
+}
+
 /// A status code (`200`) or a class of them (`2xx`).
 struct StatusPattern: Equatable {
     let code: Int?

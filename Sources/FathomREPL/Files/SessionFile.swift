@@ -10,7 +10,8 @@ public struct SessionFile: Sendable {
         /// The 1-based line the entry starts on.
         public var line: Int
         public var text: String
-        public var command: Command
+        /// Parsed once, when the file is read: `load` and `replay` run this value.
+        var command: any Command
     }
 
     /// Why a file cannot be run: `FILE:LINE:COLUMN: reason`.
@@ -62,7 +63,7 @@ public struct SessionFile: Sendable {
             let line = raw.hasSuffix("\r") ? String(raw.dropLast()) : raw
             if !assembler.isContinuing { start = index + 1 }
             guard let entry = assembler.add(line) else { continue }
-            let command: Command
+            let command: (any Command)?
             do {
                 command = try CommandParser.parse(entry)
             } catch {
@@ -71,7 +72,7 @@ public struct SessionFile: Sendable {
                 if let hint = error.hint { message += " — \(hint)" }
                 throw Problem(path: path, line: start + lineOffset, column: column, message: message)
             }
-            if command != .nothing { entries.append(Entry(line: start, text: entry, command: command)) }
+            if let command { entries.append(Entry(line: start, text: entry, command: command)) }
         }
         if assembler.isContinuing {
             throw Problem(
@@ -97,8 +98,8 @@ public struct SessionFile: Sendable {
     /// The `secret NAME` lines that ask for a value (not `secret NAME = VALUE`).
     public var secretNames: [String] {
         entries.compactMap { entry in
-            if case .secret(let name, nil) = entry.command { return name }
-            return nil
+            guard let secret = entry.command as? SecretCommand, secret.value == nil else { return nil }
+            return secret.name
         }
     }
 }

@@ -11,6 +11,9 @@ struct Arguments {
         self.command = command
     }
 
+    /// `usage: SYNOPSIS` from the command's spec: the one copy of its usage.
+    var usage: String? { CommandRegistry.spec(named: command).map { "usage: \($0.synopsis)" } }
+
     var isEmpty: Bool { raw.allSatisfy { $0 == " " || $0 == "\t" } || raw.first == "#" }
 
     /// The next word, or `nil` at the end.
@@ -29,8 +32,7 @@ struct Arguments {
     /// The next word; an error naming `what` when there is none.
     mutating func word(_ what: String) throws(CommandError) -> Word {
         guard let word = try optionalWord() else {
-            let spec = CommandTable.spec(named: command)
-            throw CommandError("missing \(what)", column: column, hint: spec.map { "usage: \($0.synopsis)" })
+            throw CommandError("missing \(what)", column: column, hint: usage)
         }
         return word
     }
@@ -53,9 +55,7 @@ struct Arguments {
     mutating func end() throws(CommandError) {
         let left = try Tokenizer.words(raw, firstColumn: column)
         if let extra = left.first {
-            let spec = CommandTable.spec(named: command)
-            throw CommandError(
-                "unexpected '\(extra.text)'", column: extra.column, hint: spec.map { "usage: \($0.synopsis)" })
+            throw CommandError("unexpected '\(extra.text)'", column: extra.column, hint: usage)
         }
     }
 

@@ -1,6 +1,6 @@
-/// Where the executor's output goes and how it asks for hidden input: a terminal, plain standard
-/// streams, or a buffer in tests.
-public protocol Console: Sendable {
+/// Where the loop writes what it rendered: a terminal, plain standard streams, or a buffer in
+/// tests. Only the prompt loop, the script runner and replay write to it.
+public protocol Console: SecretPrompter {
     /// Writes to standard output.
     func write(_ text: String)
     /// Writes to standard error.
@@ -11,10 +11,6 @@ public protocol Console: Sendable {
     var rows: Int { get }
     /// Shows `text` through the pager; returns `false` when no pager could run.
     func page(_ text: String) -> Bool
-    /// Reads a line without echo after showing `prompt`; `nil` when there is no terminal.
-    func readSecret(prompt: String) async -> String?
-    /// Whether ``readSecret(prompt:)`` can ask a person (a terminal is there to type on).
-    var canAskForSecrets: Bool { get }
 }
 
 extension Console {

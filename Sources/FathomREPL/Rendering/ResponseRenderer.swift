@@ -2,8 +2,8 @@ import FathomHTTP
 import FathomJSON
 import Foundation
 
-/// Turns responses and request previews into text. Secrets are masked by the caller, on the
-/// whole text, so that nothing rendered here can carry one out.
+/// Turns a response (status line, headers, body) into text. Secrets are masked by the
+/// ``OutputRenderer`` on the whole text, so that nothing rendered here can carry one out.
 struct ResponseRenderer {
     let palette: Palette
     let decoder: DecoderMode
@@ -56,17 +56,18 @@ struct ResponseRenderer {
                 return try JSONFormatter.formatted(body, as: palette.json)
             } catch {
                 return palette.red("body is not JSON: \(error.summary)") + "\n"
-                    + (text(body, contentType: contentType) ?? "")
+                    + (BodyText.decode(body, contentType: contentType) ?? "")
             }
         case .text:
-            return text(body, contentType: contentType) ?? String(decoding: body, as: UTF8.self)
+            return BodyText.decode(body, contentType: contentType) ?? String(decoding: body, as: UTF8.self)
         case .auto:
-            if MediaType.isJSON(contentType) || (contentType == nil && Self.startsLikeJSON(body)) {
+            if MediaType.isJSON(contentType) || (contentType == nil && BodyText.startsLikeJSON(body)) {
                 if let formatted = try? JSONFormatter.formatted(body, as: palette.json, options: .lenient) {
                     return formatted
                 }
             }
-            if let text = text(body, contentType: contentType), Self.isTextual(contentType) || Self.looksLikeText(text)
+            if let text = BodyText.decode(body, contentType: contentType),
+                BodyText.isTextual(contentType) || BodyText.looksLikeText(text)
             {
                 return text
             }
@@ -77,39 +78,6 @@ struct ResponseRenderer {
     func binarySummary(_ body: Data, contentType: String?) -> String {
         let header = palette.dim("binary body, \(ByteCount.format(body.count)), \(contentType ?? "no content type")")
         return header + "\n" + HexDump.render(body, limit: 256) + palette.dim("(`decoder hex` shows it all)") + "\n"
-    }
-
-    /// The body decoded with its charset (UTF-8 unless it says otherwise).
-    func text(_ body: Data, contentType: String?) -> String? {
-        let charset = contentType.flatMap { MediaType.parameter("charset", in: $0) }?.lowercased() ?? "utf-8"
-        let encoding: String.Encoding =
-            switch charset {
-            case "iso-8859-1", "latin1", "latin-1", "iso8859-1": .isoLatin1
-            case "us-ascii", "ascii": .ascii
-            case "utf-16": .utf16
-            case "utf-16le": .utf16LittleEndian
-            case "utf-16be": .utf16BigEndian
-            case "windows-1252", "cp1252": .windowsCP1252
-            default: .utf8
-            }
-        return String(data: body, encoding: encoding)
-    }
-
-    static func startsLikeJSON(_ body: Data) -> Bool {
-        guard let first = body.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return false }
-        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
-    }
-
-    static func isTextual(_ contentType: String?) -> Bool {
-        guard let contentType else { return false }
-        let essence = MediaType.essence(contentType)
-        return essence.hasPrefix("text/") || essence.hasSuffix("xml") || essence.hasSuffix("javascript")
-            || essence == MediaType.form || MediaType.parameter("charset", in: contentType) != nil
-    }
-
-    /// Valid text with no control characters other than tab and line breaks.
-    static func looksLikeText(_ text: String) -> Bool {
-        !text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t" }
     }
 }
 

@@ -27,8 +27,8 @@ enum JUnitReport {
                 let message = request.failures.first?.split(separator: "\n").first.map(String.init) ?? "failed"
                 xml += ">\n"
                 xml +=
-                    "      <failure message=\"\(escape(stripColors(message)))\" type=\"\(request.failedExpectations > 0 ? "expectation" : "failure")\">"
-                xml += escape(stripColors(request.failures.joined(separator: "\n")))
+                    "      <failure message=\"\(escape(message))\" type=\"\(request.failedExpectations > 0 ? "expectation" : "failure")\">"
+                xml += escape(request.failures.joined(separator: "\n"))
                 xml += "</failure>\n    </testcase>\n"
             }
             xml += "  </testsuite>\n"
@@ -56,23 +56,6 @@ enum JUnitReport {
             case "\t", "\r": result.unicodeScalars.append(scalar)
             case let c where c.value < 0x20 || c.value == 0xFFFE || c.value == 0xFFFF: continue
             default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
-
-    /// `text` without ANSI color sequences.
-    static func stripColors(_ text: String) -> String {
-        guard text.contains("\u{1B}") else { return text }
-        var result = ""
-        var inEscape = false
-        for character in text {
-            if inEscape {
-                if character.isLetter { inEscape = false }
-            } else if character == "\u{1B}" {
-                inEscape = true
-            } else {
-                result.append(character)
             }
         }
         return result

@@ -1,6 +1,5 @@
 import FathomHTTP
 import Foundation
-import Synchronization
 
 /// `fathom replay FILE…`: runs session files top to bottom, each in a fresh session, and reports
 /// one line per request, every failed expectation or comparison, and a summary.
@@ -8,6 +7,8 @@ import Synchronization
 /// Every file is read and checked before any request is sent: an unreadable file, a line that does
 /// not parse, a missing recording (with `compare`) or a secret with no value and no terminal to
 /// ask on ends the run with status 2. Otherwise the status is 0 when everything passed, else 1.
+/// Each line is parsed once, when its file is read; the executor runs the parsed command and
+/// returns its outputs, which the report reads as values.
 public struct ReplayRunner: Sendable {
     public struct Options: Sendable {
         public var compare = false
@@ -17,6 +18,7 @@ public struct ReplayRunner: Sendable {
         public var failFast = false
         public var quiet = false
         public var colors = false
+        public var format: OutputFormat = .text
         /// Options every file's session starts from.
         public var executor = Executor.Options()
 
@@ -27,17 +29,22 @@ public struct ReplayRunner: Sendable {
     /// Where the report goes.
     let output: any Console
     /// Where each session's prompts for secrets go (a terminal, when there is one).
-    let prompter: any Console
+    let prompter: any SecretPrompter
 
-    public init(options: Options, output: any Console, prompter: any Console) {
+    public init(options: Options, output: any Console, prompter: any SecretPrompter) {
         self.options = options
         self.output = output
         self.prompter = prompter
     }
 
+    private var renderer: ReplayRenderer {
+        ReplayRenderer(palette: Palette(enabled: options.colors), format: options.format)
+    }
+
     /// Runs every file; returns the exit status (0, 1 or 2).
     public func run(files: [String]) async -> Int32 {
-        let palette = Palette(enabled: options.colors)
+        var executorOptions = options.executor
+        executorOptions.prompter = prompter
         // Read and check everything first: nothing is sent when any file is broken.
         var plans: [(file: SessionFile, recording: Recording?)] = []
         var problems: [String] = []
@@ -57,33 +64,9 @@ public struct ReplayRunner: Sendable {
                 problems.append("\(path): \(error)")
             }
         }
-        if problems.isEmpty {
-            // One session that sends nothing answers for all files: the environment can be used,
-            // and every `secret NAME` has a value (environment, .env, --var) or a terminal to ask on.
-            let capture = CapturingConsole(prompter: prompter)
-            let probe = Executor(console: capture, options: options.executor)
-            if let environment = options.environment, await probe.run("env use \"\(environment)\"") == .failed {
-                problems.append("--env \(environment): " + capture.takeErrors().joined(separator: " "))
-            }
-            for plan in plans {
-                let secretNames = plan.file.secretNames.filter { name in
-                    !options.variables.contains { $0.name == name }
-                }
-                for name in await probe.missingSecrets(secretNames) {
-                    let line = plan.file.entries.first { entry in
-                        if case .secret(name, nil) = entry.command { return true }
-                        return false
-                    }?.line
-                    problems.append(
-                        "\(plan.file.path)\(line.map { ":\($0)" } ?? ""): secret '\(name)' has no value — set \(DotEnv.secretKey(for: name)) or add it to .env"
-                    )
-                }
-            }
-        }
+        if problems.isEmpty { problems = await checkSecretsAndEnvironment(plans.map(\.file), executorOptions) }
         guard problems.isEmpty else {
-            for problem in problems { output.writeError(palette.red(problem) + "\n") }
-            output.writeError(
-                "nothing was sent: \(problems.count) problem\(problems.count == 1 ? "" : "s") in the files\n")
+            output.writeError(renderer.problems(problems))
             return 2
         }
 
@@ -91,71 +74,91 @@ public struct ReplayRunner: Sendable {
         var reports: [FileReport] = []
         var stop = false
         for plan in plans where !stop {
-            let report = await run(plan.file, recording: plan.recording, palette: palette, stop: &stop)
-            reports.append(report)
+            reports.append(await run(plan.file, recording: plan.recording, executorOptions, stop: &stop))
         }
-        let elapsed = ContinuousClock.now - started
-        output.write(Self.summary(reports, elapsed: elapsed, skipped: plans.count - reports.count, palette: palette))
+        let summary = ReplaySummary(
+            files: reports, elapsed: ContinuousClock.now - started, skipped: plans.count - reports.count)
+        output.write(renderer.summary(summary))
         if let path = options.junitPath {
             do {
-                try AtomicFile.write(Data(JUnitReport.xml(reports, elapsed: elapsed).utf8), to: path)
+                try AtomicFile.write(Data(JUnitReport.xml(reports, elapsed: summary.elapsed).utf8), to: path)
             } catch {
-                output.writeError(palette.red("cannot write the JUnit report to \(path): \(error)") + "\n")
+                output.writeError(renderer.junitFailure(path, error))
                 return 2
             }
         }
-        return reports.allSatisfy(\.passed) ? 0 : 1
+        return summary.passed ? 0 : 1
+    }
+
+    /// One session that sends nothing answers for all files: the environment can be used, and
+    /// every `secret NAME` has a value (environment, .env, --var) or a terminal to ask on.
+    private func checkSecretsAndEnvironment(
+        _ files: [SessionFile], _ executorOptions: Executor.Options
+    ) async -> [String] {
+        var problems: [String] = []
+        let probe = Executor(options: executorOptions)
+        if let environment = options.environment {
+            let result = await probe.run(EnvCommand(use: environment), text: "env use \(environment)", location: nil)
+            if result.outcome == .failed {
+                problems.append("--env \(environment): " + failureLines(result.outputs).joined(separator: " "))
+            }
+        }
+        for file in files {
+            let secretNames = file.secretNames.filter { name in !options.variables.contains { $0.name == name } }
+            for name in await probe.missingSecrets(secretNames) {
+                let line = file.entries.first {
+                    ($0.command as? SecretCommand).map { $0.name == name && $0.value == nil } ?? false
+                }?.line
+                problems.append(
+                    "\(file.path)\(line.map { ":\($0)" } ?? ""): secret '\(name)' has no value — set \(DotEnv.secretKey(for: name)) or add it to .env"
+                )
+            }
+        }
+        return problems
     }
 
     /// One file in a fresh session.
     private func run(
-        _ file: SessionFile, recording: Recording?, palette: Palette, stop: inout Bool
-    ) async
-        -> FileReport
-    {
-        let capture = CapturingConsole(prompter: prompter)
-        var executorOptions = options.executor
-        executorOptions.colors = options.colors
-        executorOptions.rendersResponses = false
-        executorOptions.reportsPassedExpectations = false
-        let executor = Executor(console: capture, options: executorOptions)
+        _ file: SessionFile, recording: Recording?, _ executorOptions: Executor.Options, stop: inout Bool
+    ) async -> FileReport {
+        let executor = Executor(options: executorOptions)
         for (name, value) in options.variables { await executor.define(name, value) }
+        let printer = OutputPrinter(
+            console: output, format: .json, palette: Palette(enabled: false), redactor: executor.redactor)
         var report = FileReport(path: file.path)
-        if !options.quiet { output.write(palette.bold(file.path) + "\n") }
+        if !options.quiet, let started = renderer.fileStarted(file.path) { output.write(started) }
 
-        var setup = RequestReport(name: "setup", line: file.entries.first?.line ?? 1, isSetup: true)
+        var current = RequestReport(name: "setup", line: file.entries.first?.line ?? 1, isSetup: true)
         if let environment = options.environment {
-            if await executor.run("env use \"\(environment)\"") == .failed {
-                setup.failures.append(capture.takeErrors().joined(separator: " "))
-            }
+            let result = await executor.run(EnvCommand(use: environment), text: "env use \(environment)", location: nil)
+            if result.outcome == .failed { current.failures += failureLines(result.outputs) }
         }
-        var current = setup
         var requestCount = 0
 
-        func finish(_ block: RequestReport) async -> RequestReport {
+        func finish(_ block: RequestReport) async -> Bool {
             var block = block
-            if !block.isSetup, let number = block.responseNumber, let recording,
+            if !block.isSetup, let response = block.response, let recording,
                 let recorded = recording.entry(forRequest: block.ordinal)
             {
-                do {
-                    let differences = try await executor.compare(response: number, with: recorded)
-                    if !differences.isEmpty {
-                        block.failures.append(
-                            "differs from its recording:\n" + differences.map { "    " + $0 }.joined(separator: "\n"))
-                    }
-                    block.compared = true
-                } catch {
-                    block.failures.append("cannot compare: \(error)")
+                let differences = RecordingComparison.differences(
+                    response.response, recorded: recorded, volatile: await executor.volatileFields,
+                    redactor: executor.redactor)
+                if !differences.isEmpty {
+                    block.failures.append(
+                        "differs from its recording:\n" + differences.map { "    " + $0 }.joined(separator: "\n"))
                 }
+                block.compared = true
             }
-            return block
+            // Setup without failures is not worth a line or a test case.
+            if block.isSetup, block.passed { return true }
+            report.requests.append(block)
+            if !options.quiet || !block.passed { output.write(renderer.request(block, file: file.path)) }
+            return block.passed
         }
 
         for entry in file.entries {
             if entry.command.sendsRequest {
-                let finished = await finish(current)
-                report.add(finished, output: output, quiet: options.quiet, palette: palette)
-                if options.failFast, !finished.passed {
+                if !(await finish(current)), options.failFast {
                     stop = true
                     return report
                 }
@@ -163,135 +166,45 @@ public struct ReplayRunner: Sendable {
                 current = RequestReport(name: "", line: entry.line, isSetup: false)
                 current.ordinal = requestCount
             }
-            let (outcome, events) = await executor.run(entry.text, location: "\(file.path):\(entry.line)")
-            let errors = capture.takeErrors()
-            for event in events {
-                switch event {
-                case .response(let number, let method, let path, let status, let time):
-                    current.name = "\(method) \(path)"
-                    current.status = status
-                    current.time = time
-                    current.responseNumber = number
-                case .expectation(_, let result):
-                    current.expectations += 1
-                    if !result.passed { current.failedExpectations += 1 }
-                }
+            let result = await executor.run(entry.command, text: entry.text, location: "\(file.path):\(entry.line)")
+            if options.format == .json { printer.print(result.outputs) }
+            for case .response(let response) in result.outputs {
+                current.name = "\(response.response.request.method) \(response.shownPath)"
+                current.status = response.response.status
+                current.time = response.response.timing.total
+                current.response = response
             }
-            if outcome == .failed {
+            for case .expectation(let expectation) in result.outputs {
+                current.expectations += 1
+                if !expectation.result.passed { current.failedExpectations += 1 }
+            }
+            if result.outcome == .failed {
                 if current.name.isEmpty, !current.isSetup {
                     // The line as written names the request; masked, as everything printed.
                     let firstLine = entry.text.split(separator: "\n").first.map(String.init) ?? entry.text
                     current.name = executor.redactor.redact(firstLine)
                 }
-                current.failures.append(contentsOf: errors.isEmpty ? ["\(file.path):\(entry.line): failed"] : errors)
+                let failures = failureLines(result.outputs, redactor: executor.redactor)
+                current.failures += failures.isEmpty ? ["\(file.path):\(entry.line): failed"] : failures
             }
-            if outcome == .exit { break }
+            if result.outcome == .exit { break }
         }
-        let finished = await finish(current)
-        report.add(finished, output: output, quiet: options.quiet, palette: palette)
-        if options.failFast, !finished.passed { stop = true }
+        if !(await finish(current)), options.failFast { stop = true }
         return report
     }
 
-    static func summary(_ reports: [FileReport], elapsed: Duration, skipped: Int, palette: Palette) -> String {
-        let requests = reports.flatMap(\.requests).filter { !$0.isSetup }
-        let failedRequests = requests.filter { !$0.passed }.count
-        let setupFailures = reports.flatMap(\.requests).filter { $0.isSetup && !$0.passed }.count
-        let expectations = requests.reduce(0) { $0 + $1.expectations }
-        let failedExpectations = requests.reduce(0) { $0 + $1.failedExpectations }
-        let compared = requests.filter(\.compared).count
-        var parts = [
-            "\(reports.count) file\(reports.count == 1 ? "" : "s")",
-            "\(requests.count) request\(requests.count == 1 ? "" : "s"): \(requests.count - failedRequests) passed"
-                + (failedRequests > 0 ? ", \(failedRequests) failed" : ""),
-            "\(expectations) expectation\(expectations == 1 ? "" : "s")"
-                + (failedExpectations > 0 ? " (\(failedExpectations) failed)" : ""),
-        ]
-        if compared > 0 { parts.append("\(compared) compared with recordings") }
-        if setupFailures > 0 { parts.append("\(setupFailures) setup failure\(setupFailures == 1 ? "" : "s")") }
-        if skipped > 0 { parts.append("\(skipped) file\(skipped == 1 ? "" : "s") skipped (--fail-fast)") }
-        parts.append(elapsed.shortDescription)
-        let passed = reports.allSatisfy(\.passed)
-        let mark = passed ? palette.green("✓ passed") : palette.red("✗ failed")
-        return "\(mark): " + parts.joined(separator: " · ") + "\n"
-    }
-}
-
-/// What one request of a replayed file came to (or the setup lines before the first request).
-struct RequestReport: Sendable {
-    var name: String
-    var line: Int
-    var isSetup: Bool
-    /// The request's position among the file's requests, from 1.
-    var ordinal = 0
-    var status: HTTPStatus?
-    var time: Duration?
-    var responseNumber: Int?
-    var expectations = 0
-    var failedExpectations = 0
-    var compared = false
-    /// Messages, each one or more lines, masked.
-    var failures: [String] = []
-
-    var passed: Bool { failures.isEmpty }
-}
-
-struct FileReport: Sendable {
-    var path: String
-    var requests: [RequestReport] = []
-    var passed: Bool { requests.allSatisfy(\.passed) }
-
-    /// Adds a finished request and prints its line (and its failures).
-    mutating func add(_ request: RequestReport, output: any Console, quiet: Bool, palette: Palette) {
-        // Setup without failures is not worth a line or a test case.
-        if request.isSetup, request.passed { return }
-        requests.append(request)
-        guard !quiet || !request.passed else { return }
-        var line = request.passed ? palette.green("✓") : palette.red("✗")
-        if request.isSetup {
-            line += " setup (before the first request)"
-        } else {
-            line += " " + request.name
-            if let status = request.status { line += "  " + palette.status(status) }
-            if let time = request.time { line += "  " + palette.dim(time.shortDescription) }
+    /// The failures among `outputs` (failed expectations too) as plain, masked lines.
+    private func failureLines(_ outputs: [Output], redactor: Redactor = Redactor()) -> [String] {
+        let renderer = OutputRenderer(palette: Palette(enabled: false), redactor: redactor)
+        return outputs.compactMap { output in
+            switch output {
+            case .failure: break
+            case .expectation(let expectation) where !expectation.result.passed: break
+            default: return nil
+            }
+            var text = renderer.render(output).text
+            if text.hasSuffix("\n") { text.removeLast() }
+            return text
         }
-        line += palette.dim("  \(path):\(request.line)")
-        var text = line + "\n"
-        for failure in request.failures {
-            text += "    " + palette.red(failure.replacingOccurrences(of: "\n", with: "\n    ")) + "\n"
-        }
-        output.write(text)
-    }
-}
-
-/// The executor's console during a replay: output is dropped (the replay reports for itself),
-/// errors are kept for the report, secrets are asked for on the terminal when there is one.
-final class CapturingConsole: Console {
-    private let errors = Mutex<[String]>([])
-    let prompter: any Console
-
-    init(prompter: any Console) {
-        self.prompter = prompter
-    }
-
-    func write(_ text: String) {}
-
-    func writeError(_ text: String) {
-        let line = text.hasSuffix("\n") ? String(text.dropLast()) : text
-        errors.withLock { $0.append(line) }
-    }
-
-    func takeErrors() -> [String] {
-        errors.withLock { errors in
-            defer { errors = [] }
-            return errors
-        }
-    }
-
-    var isInteractive: Bool { false }
-    var canAskForSecrets: Bool { prompter.canAskForSecrets }
-
-    func readSecret(prompt: String) async -> String? {
-        await prompter.readSecret(prompt: prompt)
     }
 }

@@ -24,35 +24,11 @@ public struct Session: Sendable {
     public var recording = false
     /// The lines that built the session, for `save`.
     public var log = SessionLog()
+    /// Whether the last line that meant to send a request got a response: `expect` and `let`
+    /// refuse to read an older response as if it were that request's.
+    public var lastRequestAnswered = true
 
     public init(variables: Variables = Variables()) {
         self.variables = variables
-    }
-}
-
-/// How requests are sent and responses shown.
-public struct ClientSettings: Equatable, Sendable {
-    public var decoder: DecoderMode = .auto
-    public var logDetail: LogDetail = .off
-    public var logFile: String?
-    public var timeout: Duration?
-    /// The most redirects followed; `nil` returns 3xx responses as they are.
-    public var redirectLimit: Int? = 5
-    public var insecure = false
-    /// `nil` uses the environment's proxy settings.
-    public var proxy: String?
-    public var cookies = true
-    public var mocks: [MockRoute] = []
-    public var pager: PagerMode = .auto
-    public var showHeaders = true
-
-    public init() {}
-
-    /// A mocked path and what answers it.
-    public struct MockRoute: Equatable, Sendable {
-        public var path: String
-        public var status: Int
-        /// A file whose contents answer, or `nil` for an empty body.
-        public var file: String?
     }
 }

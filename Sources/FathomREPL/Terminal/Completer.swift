@@ -51,21 +51,20 @@ public struct Completer: Sendable {
             return Completion(word: current, candidates: listFiles(partial).map { head + $0 })
         }
         guard let command = previous.first?.lowercased() else {
-            return Completion(word: current, candidates: Self.matching(CommandTable.names, current, suffix: " "))
+            return Completion(word: current, candidates: Self.matching(CommandRegistry.names, current, suffix: " "))
         }
-        guard let spec = CommandTable.spec(named: command) else { return Completion(word: current, candidates: []) }
+        guard let spec = CommandRegistry.spec(named: command) else { return Completion(word: current, candidates: []) }
         let position = previous.count  // the index of the word being completed
 
         switch spec.completion {
         case .none:
             return Completion(word: current, candidates: [])
         case .commands:
-            return Completion(word: current, candidates: Self.matching(CommandTable.names, current, suffix: ""))
+            return Completion(word: current, candidates: Self.matching(CommandRegistry.names, current, suffix: ""))
         case .variables:
             return Completion(word: current, candidates: Self.matching(values.variableNames, current, suffix: " "))
         case .files:
-            return Completion(
-                word: current, candidates: position == 1 ? Self.matching(values.paths, current, suffix: " ") : [])
+            return Completion(word: current, candidates: listFiles(current))
         case .words(let words):
             if spec.name == "default", position >= 2, previous[1].lowercased() == "header" {
                 return headerCompletion(previous.dropFirst(2), current)

@@ -11,7 +11,7 @@ import Synchronization
 final class InterruptHandler {
     /// The command in flight, shared with the signal handler.
     private final class Current: Sendable {
-        let task = Mutex<Task<Executor.Outcome, Never>?>(nil)
+        let cancel = Mutex<(@Sendable () -> Void)?>(nil)
     }
 
     private let current = Current()
@@ -31,9 +31,9 @@ final class InterruptHandler {
     /// Built outside any actor: a handler inferred `@MainActor` would crash at the first Ctrl-C.
     private nonisolated static func handler(_ current: Current, exitsWhenIdle: Bool) -> @Sendable () -> Void {
         { @Sendable in
-            let task = current.task.withLock { $0 }
-            if let task {
-                task.cancel()
+            let cancel = current.cancel.withLock { $0 }
+            if let cancel {
+                cancel()
             } else if exitsWhenIdle {
                 exit(130)
             }
@@ -41,11 +41,11 @@ final class InterruptHandler {
     }
 
     /// Runs `operation` as the task Ctrl-C cancels.
-    func run(_ operation: @escaping @Sendable () async -> Executor.Outcome) async -> Executor.Outcome {
+    func run<Result: Sendable>(_ operation: @escaping @Sendable () async -> Result) async -> Result {
         let task = Task { await operation() }
-        current.task.withLock { $0 = task }
-        let outcome = await task.value
-        current.task.withLock { $0 = nil }
-        return outcome
+        current.cancel.withLock { $0 = { task.cancel() } }
+        let result = await task.value
+        current.cancel.withLock { $0 = nil }
+        return result
     }
 }

@@ -1,26 +1,64 @@
 import FathomHTTP
 import Foundation
 
-/// The loop: read an entry, run it, remember it; until `exit` or the end of input.
+/// The loop: read an entry, run it, print what it returned, remember it; until `exit` or the
+/// end of input. The prompt at a terminal and the script runner (`-c`, standard input) alike.
 ///
-/// The only place that does I/O on behalf of the session; the executor it drives is the same one
-/// tests use with strings.
+/// The one place that does I/O for a session; the executor it drives returns values, as it does
+/// for tests.
 public final class REPL: Sendable {
     let executor: Executor
     let reader: any LineReader
     let history: HistoryStore
     let palette: Palette
+    let printer: OutputPrinter
     /// Whether a person is at a terminal: entries go to the history file, and the exit status is 0.
     let interactive: Bool
 
-    public init(
-        executor: Executor, reader: any LineReader, history: HistoryStore, colors: Bool, interactive: Bool
+    /// Where lines come from.
+    public enum Input: Sendable {
+        /// `-c` arguments, in order.
+        case arguments([String])
+        /// The line editor on a terminal: prompt, completion, history.
+        case terminal
+        /// Standard input read plainly: no prompt, no editing.
+        case standardInput
+    }
+
+    public convenience init(
+        executor: Executor, input: Input, console: any Console, history: HistoryStore, colors: Bool,
+        interactive: Bool, format: OutputFormat = .text
+    ) {
+        let reader: any LineReader =
+            switch input {
+            case .arguments(let lines): ArgumentLineReader(lines)
+            case .terminal: EditLineReader(snapshot: executor.snapshot, history: history.all)
+            case .standardInput: PlainLineReader()
+            }
+        self.init(
+            executor: executor, reader: reader, console: console, history: history, colors: colors,
+            interactive: interactive, format: format)
+    }
+
+    init(
+        executor: Executor, reader: any LineReader, console: any Console, history: HistoryStore, colors: Bool,
+        interactive: Bool, format: OutputFormat = .text
     ) {
         self.executor = executor
         self.reader = reader
         self.history = history
         self.palette = Palette(enabled: colors)
+        self.printer = OutputPrinter(
+            console: console, format: format, palette: Palette(enabled: colors), redactor: executor.redactor)
         self.interactive = interactive
+    }
+
+    /// Runs lines before the loop starts (`--demo`'s base, `fathom URL`, `--env`), printing what
+    /// they return; `false` when one failed.
+    public func start(with lines: [String]) async -> Bool {
+        var succeeded = true
+        for line in lines where await run(line, remembered: false) == .failed { succeeded = false }
+        return succeeded
     }
 
     /// Runs until the end; returns the exit status: 0 when every command succeeded, else 1 — or
@@ -51,7 +89,7 @@ public final class REPL: Sendable {
     private func run(_ entry: String, _ interrupts: InterruptHandler) async -> Executor.Outcome {
         guard !entry.allSatisfy({ $0 == " " || $0 == "\t" }) else { return .succeeded }
         let executor = self.executor
-        let outcome = await interrupts.run { await executor.run(entry) }
+        let outcome = await interrupts.run { [self] in await self.run(entry, remembered: true) }
         if interactive {
             // Masked after running: a line that declared a secret has registered it by now.
             let masked = executor.redactor.redact(entry)
@@ -59,6 +97,33 @@ public final class REPL: Sendable {
             reader.remember(masked)
         }
         return outcome
+    }
+
+    /// Runs one entry and prints its outputs (and a replay it asked for).
+    private func run(_ entry: String, remembered: Bool) async -> Executor.Outcome {
+        let result = await executor.run(entry)
+        printer.print(result.outputs, pager: await executor.pagerMode)
+        if interactive { await executor.updateSnapshot(after: result) }
+        guard let followUp = result.followUp else { return result.outcome }
+        return await Self.perform(followUp, options: executor.options, printer: printer, colors: palette.enabled)
+    }
+
+    /// Does what a command handed back: a replay in fresh sessions, reported through `printer`.
+    static func perform(
+        _ followUp: FollowUp, options executorOptions: Executor.Options, printer: OutputPrinter, colors: Bool
+    ) async -> Executor.Outcome {
+        switch followUp {
+        case .replay(let files, let compare, let variables):
+            var options = ReplayRunner.Options()
+            options.compare = compare
+            options.colors = colors
+            options.format = printer.format
+            options.executor = executorOptions
+            options.variables = variables
+            let status = await ReplayRunner(options: options, output: printer.console, prompter: printer.console)
+                .run(files: files)
+            return status == 0 ? .succeeded : .failed
+        }
     }
 
     /// `GET 127.0.0.1:8080/users> `

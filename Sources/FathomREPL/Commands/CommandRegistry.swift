@@ -1,0 +1,67 @@
+/// The one list of commands: the parser, `help`, completion and the README's command reference
+/// all read it, so they cannot drift apart.
+enum CommandRegistry {
+    /// Every command type, in the order `help` lists them within a group.
+    static let commands: [any Command.Type] = [
+        // Build and send a request
+        BaseCommand.self, PathCommand.self, CdCommand.self, MethodCommand.self, QueryCommand.self,
+        HeaderCommand.self, BodyCommand.self, SendCommand.self, ShowCommand.self, ResetCommand.self,
+        OneLinerCommand.self,
+        // Session
+        DefaultCommand.self, AuthCommand.self, SetCommand.self, UnsetCommand.self, VarsCommand.self,
+        SecretCommand.self, RevealCommand.self, EnvCommand.self,
+        // Client settings
+        DecoderCommand.self, LogCommand.self, TimeoutCommand.self, RedirectsCommand.self, InsecureCommand.self,
+        ProxyCommand.self, CookiesCommand.self, MockCommand.self, PagerCommand.self,
+        // Responses
+        ResponsesCommand.self, InspectCommand.self, LetCommand.self, DiffCommand.self, ExpectCommand.self,
+        VolatileCommand.self,
+        // Session files
+        SaveCommand.self, LoadCommand.self, ReplayCommand.self, RecordCommand.self,
+        // Other
+        HelpCommand.self, HistoryCommand.self, ExitCommand.self,
+    ]
+
+    /// Every spec, in the order `help` lists them.
+    static let all: [CommandSpec] = commands.flatMap { $0.specs }
+
+    private static let byName: [String: (type: any Command.Type, spec: CommandSpec)] = {
+        var table: [String: (type: any Command.Type, spec: CommandSpec)] = [:]
+        for type in commands {
+            for spec in type.specs {
+                for name in [spec.name] + spec.aliases {
+                    precondition(table[name] == nil, "two commands are named '\(name)'")
+                    table[name] = (type, spec)
+                }
+            }
+        }
+        return table
+    }()
+
+    /// The command named `name` (or one of its aliases), any case.
+    static func command(named name: String) -> (type: any Command.Type, spec: CommandSpec)? {
+        byName[name.lowercased()]
+    }
+
+    /// The spec named `name` or one of its aliases.
+    static func spec(named name: String) -> CommandSpec? { command(named: name)?.spec }
+
+    /// Every name a line may start with.
+    static var names: [String] { all.flatMap { [$0.name] + $0.aliases } }
+
+    /// The command reference as a Markdown table, grouped as `help` groups it (the README's copy
+    /// is checked against this by a test).
+    static func markdownReference() -> String {
+        var text = ""
+        for group in CommandSpec.Group.allCases {
+            text += "| \(group.rawValue) | |\n|---|---|\n"
+            for spec in all where spec.group == group {
+                let synopsis = spec.synopsis.replacingOccurrences(of: "|", with: "\\|")
+                let summary = spec.summary.replacingOccurrences(of: "|", with: "\\|")
+                text += "| `\(synopsis)` | \(summary) |\n"
+            }
+            text += "\n"
+        }
+        return text
+    }
+}

@@ -1,0 +1,37 @@
+/// What `help` shows of a command and what completion offers after it.
+struct CommandSpec: Sendable {
+    /// What completion offers after the command name.
+    enum Completion: Sendable {
+        case none
+        /// Fixed words (subcommands or values).
+        case words([String])
+        /// Header names, then media types after `Content-Type:`/`Accept:`.
+        case headers
+        /// Paths seen in this session's requests and responses.
+        case paths
+        /// Variable names.
+        case variables
+        /// Files.
+        case files
+        /// Command names.
+        case commands
+    }
+
+    enum Group: String, CaseIterable, Sendable {
+        case draft = "Build and send a request"
+        case session = "Session: every request gets these"
+        case client = "Client settings"
+        case responses = "Responses: inspect, capture, compare, check"
+        case files = "Session files"
+        case other = "Other"
+    }
+
+    var name: String
+    var aliases: [String] = []
+    var synopsis: String
+    var summary: String
+    var details: String = ""
+    /// Stated by every command, even when it is ``Completion/none``.
+    var completion: Completion
+    var group: Group
+}

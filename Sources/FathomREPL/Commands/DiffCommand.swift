@@ -1,0 +1,150 @@
+import FathomHTTP
+import FathomJSON
+import Foundation
+
+/// `diff [#A] [#B] [--body|--headers|--all] [--ignore EXPR]…`: two responses compared — status
+/// and headers as a list, JSON bodies structurally, text bodies as a unified diff.
+struct DiffCommand: SingleCommand, Equatable {
+    static let spec = CommandSpec(
+        name: "diff", synopsis: "diff [#A] [#B] [--body|--headers|--all] [--ignore EXPR]…",
+        summary: "compare two responses, the last two by default",
+        details: """
+            Status and headers as a short list; JSON bodies structurally (volatile fields left out), \
+            text bodies as a unified diff.
+            """,
+        completion: .words(["--body", "--headers", "--all", "--ignore"]), group: .responses)
+
+    enum Scope: String, Equatable, Sendable {
+        /// Status and headers.
+        case headers
+        case body
+        case all
+    }
+
+    /// The older response; `nil` for the one before ``new``.
+    var old: Int?
+    /// The newer response; `nil` for the last.
+    var new: Int?
+    var scope: Scope = .all
+    /// JSONPaths left out of the body comparison.
+    var ignore: [String] = []
+
+    static func parse(_ arguments: inout Arguments) throws(CommandError) -> Self {
+        var request = DiffCommand()
+        var numbers: [Int] = []
+        var words = try arguments.words()[...]
+        while let word = words.popFirst() {
+            switch word.text {
+            case "--body": request.scope = .body
+            case "--headers": request.scope = .headers
+            case "--all": request.scope = .all
+            case "--ignore":
+                guard let path = words.popFirst() else {
+                    throw CommandError("missing a JSONPath after --ignore", column: word.column + word.text.count)
+                }
+                try CommandParser.checkPath(path)
+                request.ignore.append(path.text)
+            default:
+                guard let number = try CommandParser.responseNumber(word), numbers.count < 2 else {
+                    throw CommandError("unexpected '\(word.text)'", column: word.column, hint: arguments.usage)
+                }
+                numbers.append(number)
+            }
+        }
+        switch numbers.count {
+        case 2: (request.old, request.new) = (numbers[0], numbers[1])
+        case 1: request.old = numbers[0]
+        default: break
+        }
+        return request
+    }
+
+    func run(in executor: isolated Executor) async throws -> CommandResult {
+        let responses = executor.session.responses
+        let entries = responses.entries
+        let older: ResponseHistory.Entry
+        let newer: ResponseHistory.Entry
+        switch (old, new) {
+        case (let a?, let b?):
+            guard a != b else {
+                throw CommandError("#\(a) and #\(b) are the same response", hint: "name two: diff #1 #2")
+            }
+            (older, newer) = (try responses.entry(a), try responses.entry(b))
+        case (let a?, nil):
+            older = try responses.entry(a)
+            newer = try responses.entry(nil)
+            guard older.number != newer.number else {
+                throw CommandError("#\(a) is the last response", hint: "name the other one: diff #\(a) #N")
+            }
+        default:
+            guard entries.count >= 2 else {
+                throw CommandError(
+                    "diff needs two responses, the session has \(entries.count)", hint: "send another request first")
+            }
+            (older, newer) = (entries[entries.count - 2], entries[entries.count - 1])
+        }
+        let ignored = ignore + executor.session.volatile
+        let paths = try ignored.map { try JSONPath($0) }
+        let a = older.response
+        let b = newer.response
+        var diff = ResponseDiff(
+            old: executor.responseOutput(older), new: executor.responseOutput(newer), scope: scope, headers: [],
+            ignored: ignored)
+        if scope != .body {
+            if a.status != b.status { diff.status = (a.status, b.status) }
+            diff.headers = Self.headerChanges(a.headers, b.headers)
+        }
+        if scope != .headers { diff.body = Self.bodyDifference(a, b, ignore: paths) }
+        return .shows(.diff(diff))
+    }
+
+    /// Header changes by name (values of a repeated header joined), in the old response's order.
+    static func headerChanges(_ a: NetworkHeaders, _ b: NetworkHeaders) -> [ResponseDiff.HeaderChange] {
+        func grouped(_ headers: NetworkHeaders) -> [(String, String)] {
+            var order: [String] = []
+            var values: [String: [String]] = [:]
+            var names: [String: String] = [:]
+            for field in headers {
+                let key = field.name.canonicalName
+                if values[key] == nil {
+                    order.append(key)
+                    names[key] = field.name.rawName
+                }
+                values[key, default: []].append(field.value)
+            }
+            return order.map { (names[$0] ?? $0, values[$0, default: []].joined(separator: ", ")) }
+        }
+        let old = grouped(a)
+        let new = grouped(b)
+        var changes: [ResponseDiff.HeaderChange] = []
+        for (name, value) in old {
+            if let other = new.first(where: { $0.0.lowercased() == name.lowercased() }) {
+                if other.1 != value { changes.append(.init(kind: .changed, name: name, old: value, new: other.1)) }
+            } else {
+                changes.append(.init(kind: .removed, name: name, old: value))
+            }
+        }
+        for (name, value) in new where !old.contains(where: { $0.0.lowercased() == name.lowercased() }) {
+            changes.append(.init(kind: .added, name: name, new: value))
+        }
+        return changes
+    }
+
+    /// The body change: structural for JSON, by lines for text; `nil` when the bodies are the same.
+    static func bodyDifference(
+        _ a: NetworkResponse<Data>, _ b: NetworkResponse<Data>, ignore: [JSONPath]
+    ) -> ResponseDiff.Body? {
+        if let old = try? JSON(parsing: a.body), let new = try? JSON(parsing: b.body) {
+            let diff = JSONDiff(from: old, to: new, options: JSONDiff.Options(ignore: ignore))
+            return diff.isEmpty ? nil : .json(diff)
+        }
+        guard a.body != b.body else { return nil }
+        if let old = BodyText.decode(a.body, contentType: a.contentType),
+            let new = BodyText.decode(b.body, contentType: b.contentType),
+            BodyText.looksLikeText(old), BodyText.looksLikeText(new)
+        {
+            return .text(TextDiff(from: old, to: new))
+        }
+        return .binary(oldSize: a.body.count, newSize: b.body.count)
+    }
+}

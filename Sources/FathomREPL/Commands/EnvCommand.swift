@@ -1,0 +1,63 @@
+/// `env [use NAME]`: the environments, or a switch to one (its base URL, variables and secrets).
+struct EnvCommand: SingleCommand, Equatable {
+    static let spec = CommandSpec(
+        name: "env", synopsis: "env [use NAME]",
+        summary: "list environments, or switch to one (its base URL and variables)",
+        details: "Read from ./fathom.env.json or $XDG_CONFIG_HOME/fathom/environments.json.",
+        completion: .words(["use"]), group: .session)
+
+    /// `nil` lists the environments.
+    var use: String?
+
+    static func parse(_ arguments: inout Arguments) throws(CommandError) -> Self {
+        guard let word = try arguments.optionalWord() else { return EnvCommand(use: nil) }
+        guard word.text == "use" else {
+            throw CommandError("unknown env action '\(word.text)'", column: word.column, hint: "use `env use NAME`")
+        }
+        return EnvCommand(use: try arguments.single("an environment name").text)
+    }
+
+    var logKind: SessionLog.Kind? { use == nil ? nil : .setting }
+
+    func run(in executor: isolated Executor) async throws -> CommandResult {
+        try executor.loadEnvironments()
+        let session = executor.session
+        guard let name = use else {
+            let items = session.environments.map { environment in
+                Listing.Item(
+                    name: environment.name, detail: environment.base,
+                    marked: environment.name == session.currentEnvironment)
+            }
+            let empty =
+                "no environments — write them in \(executor.options.environmentPaths.first ?? "fathom.env.json")"
+            return .shows(
+                .listing(
+                    Listing(
+                        kind: .environments, items: items, empty: empty,
+                        footer: "(from \(session.environmentFile ?? "?"))")))
+        }
+        guard let environment = session.environments.first(where: { $0.name == name }) else {
+            throw CommandError(
+                "no environment '\(name)'",
+                hint: CommandError.suggestion(for: name, among: session.environments.map(\.name))
+                    ?? "known: \(session.environments.map(\.name).joined(separator: ", "))")
+        }
+        // Resolve every secret first, so a missing one changes nothing.
+        var secrets: [(String, String)] = []
+        for secret in environment.secrets {
+            guard let value = executor.storedSecretValue(secret) else {
+                throw CommandError(
+                    "secret '\(secret)' has no value", hint: "set \(DotEnv.secretKey(for: secret)) or add it to .env")
+            }
+            secrets.append((secret, value))
+        }
+        for (key, value) in environment.variables { executor.session.variables.set(key, value) }
+        for (key, value) in secrets {
+            executor.redactor.addSecret(value)
+            executor.session.variables.set(key, value, secret: true)
+        }
+        if let base = environment.base { executor.session.base = base }
+        executor.session.currentEnvironment = name
+        return .done
+    }
+}

@@ -1,0 +1,119 @@
+import FathomHTTP
+
+/// `expect …`: checks the last response. A failed expectation makes the line fail, but it is no
+/// error: the session goes on, and `replay` counts it.
+struct ExpectCommand: SingleCommand, Equatable {
+    static let spec = CommandSpec(
+        name: "expect",
+        synopsis:
+            "expect status 200|2xx | EXPR ==|!=|<|<=|>|>=|~ VALUE | EXPR exists|absent | header NAME ~ RE | time < 500ms | body ~ RE",
+        summary: "check the last response; a failure says expected and actual, and the session goes on",
+        details: """
+            VALUE is JSON when it parses as JSON (42, "Ada", [1,2], null), else text. `~` matches a \
+            regular expression; `!~` must not match. `fathom replay` counts failed expectations.
+            """,
+        completion: .words(["status", "header", "time", "body"]), group: .responses)
+
+    var expectation: Expectation
+
+    static func parse(_ arguments: inout Arguments) throws(CommandError) -> Self {
+        ExpectCommand(expectation: try expect(&arguments))
+    }
+
+    var logKind: SessionLog.Kind? { .followUp }
+
+    func run(in executor: isolated Executor) async throws -> CommandResult {
+        try executor.checkLastRequestAnswered()
+        let entry = try executor.session.responses.entry(nil)
+        let operand = try expectation.operand.map { try executor.session.variables.expand($0) }
+        let result = try ExpectationEvaluator.evaluate(expectation, operand: operand, response: entry.response) {
+            try executor.query($0, in: entry).map(\.value)
+        }
+        // The executor fills in the line as written and where it came from.
+        let output = ExpectationOutput(line: "", result: result)
+        return CommandResult(result.passed ? .succeeded : .failed, [.expectation(output)])
+    }
+
+    private static func expect(_ a: inout Arguments) throws(CommandError) -> Expectation {
+        let first = try a.word("what to check")
+        let subject: Expectation.Subject
+        switch (first.text.lowercased(), first.quoted) {
+        case ("status", false): subject = .status
+        case ("time", false): subject = .time
+        case ("body", false): subject = .body
+        case ("header", false):
+            let name = try a.word("a header name")
+            try CommandParser.checkHeaderName(name.text, column: name.column)
+            subject = .header(name.text)
+        default:
+            try CommandParser.checkPath(first)
+            subject = .value(first.text)
+        }
+        let allowed: [Expectation.Operator] =
+            switch subject {
+            case .status: [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual]
+            case .time: [.less, .lessOrEqual, .greater, .greaterOrEqual]
+            case .body: [.equal, .notEqual, .matches, .notMatches]
+            case .header: [.equal, .notEqual, .matches, .notMatches, .exists, .absent]
+            case .value: Expectation.Operator.allCases
+            }
+        let opColumn = a.column
+        guard let opWord = try a.optionalWord() else {
+            throw CommandError(
+                "missing a comparison", column: opColumn,
+                hint: "one of \(allowed.map(\.rawValue).joined(separator: " "))")
+        }
+        var op: Expectation.Operator
+        var operandText: String
+        var operandColumn: Int
+        if subject == .status, Expectation.Operator(rawValue: opWord.text) == nil {
+            // `expect status 200`
+            op = .equal
+            operandText = opWord.text
+            operandColumn = opWord.column
+            try a.end()
+        } else {
+            guard let parsed = Expectation.Operator(rawValue: opWord.text.lowercased()), allowed.contains(parsed) else {
+                throw CommandError(
+                    "unknown comparison '\(opWord.text)'", column: opWord.column,
+                    hint: "one of \(allowed.map(\.rawValue).joined(separator: " "))")
+            }
+            op = parsed
+            if op == .exists || op == .absent {
+                try a.end()
+                return Expectation(subject: subject, op: op, operand: nil)
+            }
+            operandColumn = a.column
+            operandText = a.raw.trimmingBlanks
+            guard !operandText.isEmpty else {
+                throw CommandError("missing a value to compare with", column: operandColumn)
+            }
+            if op == .matches || op == .notMatches || subject != .value(first.text) {
+                operandText = CommandParser.unquote(operandText)
+            }
+        }
+        switch subject {
+        case .status:
+            guard StatusPattern(operandText) != nil, op == .equal || op == .notEqual || Int(operandText) != nil else {
+                throw CommandError(
+                    "invalid status '\(operandText)'", column: operandColumn,
+                    hint: "write a code (200) or a class (2xx)")
+            }
+        case .time:
+            guard DurationText.parse(operandText) != nil else {
+                throw CommandError(
+                    "invalid duration '\(operandText)'", column: operandColumn, hint: "write 500ms or 2s")
+            }
+        default:
+            if op == .matches || op == .notMatches, !operandText.contains("{{") {
+                do {
+                    _ = try Regex(operandText)
+                } catch {
+                    throw CommandError("invalid regular expression '\(operandText)'", column: operandColumn)
+                }
+            }
+        }
+
+        return Expectation(subject: subject, op: op, operand: operandText)
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// `mock PATH @FILE | mock PATH status CODE | mock off`: answers matching paths locally through
+/// the library's MockTransport, in front of the network.
+struct MockCommand: SingleCommand, Equatable {
+    static let spec = CommandSpec(
+        name: "mock", synopsis: "mock PATH @FILE | mock PATH status CODE | mock off",
+        summary: "answer matching paths locally (the library's MockTransport); bare `mock` lists",
+        completion: .paths, group: .client)
+
+    enum Action: Equatable, Sendable {
+        case list
+        case off
+        case file(path: String, file: String)
+        case status(path: String, code: Int)
+    }
+
+    var action: Action
+
+    static func parse(_ arguments: inout Arguments) throws(CommandError) -> Self {
+        MockCommand(action: try mock(&arguments))
+    }
+
+    var logKind: SessionLog.Kind? { action == .list ? nil : .setting }
+
+    func run(in executor: isolated Executor) async throws -> CommandResult {
+        switch action {
+        case .list:
+            let items = executor.session.settings.mocks.map { route in
+                Listing.Item(name: route.path, value: "\(route.status)", detail: route.file.map { "@\($0)" })
+            }
+            return .shows(.listing(Listing(kind: .mocks, items: items, empty: "no mocks")))
+        case .off: executor.session.settings.mocks = []
+        case .file(let path, let file):
+            let expanded = Executor.expandTilde(try executor.session.variables.expand(file))
+            guard FileManager.default.isReadableFile(atPath: expanded) else {
+                throw CommandError("cannot read '\(file)'", hint: "give a readable file after @")
+            }
+            add(
+                ClientSettings.MockRoute(
+                    path: try executor.session.variables.expand(path), status: 200, file: expanded), executor)
+        case .status(let path, let code):
+            add(
+                ClientSettings.MockRoute(path: try executor.session.variables.expand(path), status: code, file: nil),
+                executor)
+        }
+        return .done
+    }
+
+    private func add(_ route: ClientSettings.MockRoute, _ executor: isolated Executor) {
+        executor.session.settings.mocks.removeAll { $0.path == route.path }
+        executor.session.settings.mocks.append(route)
+    }
+
+    private static func mock(_ a: inout Arguments) throws(CommandError) -> Action {
+        guard let first = try a.optionalWord() else { return .list }
+        if first.text.lowercased() == "off", a.isEmpty { return .off }
+        let what = try a.word("@FILE or status CODE")
+        if what.text.hasPrefix("@") {
+            try a.end()
+            return .file(path: first.text, file: String(what.text.dropFirst()))
+        }
+        guard what.text.lowercased() == "status" else { throw a.badChoice(what, ["@FILE", "status"]) }
+        let codeWord = try a.single("a status code")
+        guard let code = Int(codeWord.text), (100...599).contains(code) else {
+            throw CommandError("invalid status code '\(codeWord.text)'", column: codeWord.column, hint: "100–599")
+        }
+        return .status(path: first.text, code: code)
+    }
+}

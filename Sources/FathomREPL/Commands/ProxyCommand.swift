@@ -1,0 +1,33 @@
+import FathomHTTP
+
+/// `proxy [URL|off]`: an HTTP proxy for every request (its password a secret).
+struct ProxyCommand: SingleCommand, Equatable {
+    static let spec = CommandSpec(
+        name: "proxy", synopsis: "proxy [URL|off]", summary: "send requests through an HTTP proxy",
+        completion: .words(["off"]), group: .client)
+
+    var setting: Setting<String>
+
+    static func parse(_ arguments: inout Arguments) throws(CommandError) -> Self {
+        ProxyCommand(setting: try arguments.setting { $0.text })
+    }
+
+    var logKind: SessionLog.Kind? { setting == .show ? nil : .setting }
+
+    func run(in executor: isolated Executor) async throws -> CommandResult {
+        switch setting {
+        case .show:
+            return .shows(
+                .value(
+                    name: "proxy",
+                    value: executor.session.settings.proxy ?? "from the environment (HTTP_PROXY, HTTPS_PROXY, NO_PROXY)"
+                ))
+        case .set(let url):
+            let proxy = try ProxyServer(parsing: url)
+            if let password = proxy.password { executor.redactor.addSecret(password) }
+            executor.session.settings.proxy = url
+        case .off: executor.session.settings.proxy = nil
+        }
+        return .done
+    }
+}

@@ -1,0 +1,34 @@
+/// `redirects [N|off]`: how many redirects to follow.
+struct RedirectsCommand: SingleCommand, Equatable {
+    static let spec = CommandSpec(
+        name: "redirects", synopsis: "redirects [N|off]", summary: "how many redirects to follow (5 by default)",
+        completion: .words(["off"]), group: .client)
+
+    var setting: Setting<Int>
+
+    static func parse(_ arguments: inout Arguments) throws(CommandError) -> Self {
+        RedirectsCommand(
+            setting: try arguments.setting { word throws(CommandError) in
+                guard let count = Int(word.text), count >= 0 else {
+                    throw CommandError(
+                        "invalid redirect count '\(word.text)'", column: word.column, hint: "write a number or off")
+                }
+                return count
+            })
+    }
+
+    var logKind: SessionLog.Kind? { setting == .show ? nil : .setting }
+
+    func run(in executor: isolated Executor) async throws -> CommandResult {
+        switch setting {
+        case .show:
+            return .shows(
+                .value(
+                    name: "redirects",
+                    value: executor.session.settings.redirectLimit.map { "follow up to \($0)" } ?? "off"))
+        case .set(let limit): executor.session.settings.redirectLimit = limit
+        case .off: executor.session.settings.redirectLimit = nil
+        }
+        return .done
+    }
+}

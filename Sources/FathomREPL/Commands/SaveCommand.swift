@@ -1,0 +1,72 @@
+import FathomHTTP
+import Foundation
+
+/// `save FILE [--requests-only]`: the session as the commands that reproduce it, never a
+/// secret's value, written atomically; recorded responses beside it.
+struct SaveCommand: SingleCommand, Equatable {
+    static let spec = CommandSpec(
+        name: "save", synopsis: "save FILE [--requests-only]",
+        summary: "write the session as commands that reproduce it (never a secret's value)",
+        details: """
+            Settings first (base, defaults, auth, variables, `secret NAME` lines, volatile marks), then \
+            each request as the lines that built it with the `expect` and `let` lines after it. \
+            Responses recorded with `record on` go beside it (a.fathom → a.recording.json). Written atomically.
+            """,
+        completion: .files, group: .files)
+
+    var file: String
+    var requestsOnly: Bool
+
+    static func parse(_ arguments: inout Arguments) throws(CommandError) -> Self {
+        let file = try arguments.word("a file name")
+        var requestsOnly = false
+        if let flag = try arguments.optionalWord() {
+            guard flag.text == "--requests-only" else { throw arguments.badChoice(flag, ["--requests-only"]) }
+            try arguments.end()
+            requestsOnly = true
+        }
+        return SaveCommand(file: file.text, requestsOnly: requestsOnly)
+    }
+
+    func run(in executor: isolated Executor) async throws -> CommandResult {
+        let session = executor.session
+        let redactor = executor.redactor
+        let path = Executor.expandTilde(try session.variables.expand(file))
+        guard !session.log.lines.isEmpty else {
+            throw CommandError("nothing to save yet", hint: "build and send a request first")
+        }
+        let fileName = (path as NSString).lastPathComponent
+        let writer = SessionWriter(
+            log: session.log, variables: session.variables, secretValues: redactor.secretValues,
+            requestsOnly: requestsOnly, externalNames: executor.externalVariables.map(\.name))
+        let output = writer.write(fileName: fileName, redactor: redactor)
+        // Whatever could not be named is masked rather than written.
+        try Self.write(redactor.redact(output.text), to: path)
+        var notice = Notice(text: "saved \(output.requests) request\(output.requests == 1 ? "" : "s") to \(path)")
+        if !output.recordings.isEmpty {
+            let recordingPath = Recording.path(forSession: path)
+            let recording = Recording(session: fileName, entries: output.recordings)
+            try Self.write(redactor.redact(recording.serialized()), to: recordingPath)
+            let count = output.recordings.count
+            notice.text += " and \(count) recorded response\(count == 1 ? "" : "s") to \(recordingPath)"
+        } else if session.recording {
+            notice.aside = " (nothing recorded: `record on` keeps the responses sent after it)"
+        }
+        var outputs: [Output] = [.notice(notice)]
+        if !output.namedSecrets.isEmpty {
+            let keys = output.namedSecrets.map { "\($0) (\(DotEnv.secretKey(for: $0)))" }.joined(separator: ", ")
+            outputs.append(.notice(.aside("credentials typed into lines are saved by name only: \(keys)")))
+        }
+        return CommandResult(.succeeded, outputs)
+    }
+
+    /// Writes `text` atomically: an interrupted save leaves the old file as it was.
+    private static func write(_ text: String, to path: String) throws {
+        do {
+            try AtomicFile.write(Data(text.utf8), to: path)
+        } catch let error as POSIXError {
+            let reason = String(cString: strerror(error.code.rawValue)).lowercased()
+            throw CommandError("cannot save to \(path): \(reason)", hint: "the file as it was is unchanged")
+        }
+    }
+}

@@ -1,0 +1,32 @@
+/// `timeout [10s|500ms|off]`: the longest a whole request may take.
+struct TimeoutCommand: SingleCommand, Equatable {
+    static let spec = CommandSpec(
+        name: "timeout", synopsis: "timeout [10s|500ms|off]", summary: "the longest a whole request may take",
+        completion: .words(["off"]), group: .client)
+
+    var setting: Setting<Duration>
+
+    static func parse(_ arguments: inout Arguments) throws(CommandError) -> Self {
+        TimeoutCommand(
+            setting: try arguments.setting { word throws(CommandError) in
+                guard let duration = DurationText.parse(word.text), duration > .zero else {
+                    throw CommandError(
+                        "invalid duration '\(word.text)'", column: word.column, hint: "write 10s, 500ms or 2m")
+                }
+                return duration
+            })
+    }
+
+    var logKind: SessionLog.Kind? { setting == .show ? nil : .setting }
+
+    func run(in executor: isolated Executor) async throws -> CommandResult {
+        switch setting {
+        case .show:
+            return .shows(
+                .value(name: "timeout", value: executor.session.settings.timeout?.shortDescription ?? "60 s (default)"))
+        case .set(let duration): executor.session.settings.timeout = duration
+        case .off: executor.session.settings.timeout = nil
+        }
+        return .done
+    }
+}

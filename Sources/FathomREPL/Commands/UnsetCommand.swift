@@ -1,0 +1,22 @@
+/// `unset NAME`: removes a variable.
+struct UnsetCommand: SingleCommand, Equatable {
+    static let spec = CommandSpec(
+        name: "unset", synopsis: "unset NAME", summary: "remove a variable", completion: .variables, group: .session)
+
+    var name: String
+
+    static func parse(_ arguments: inout Arguments) throws(CommandError) -> Self {
+        UnsetCommand(name: try arguments.single("a variable name").text)
+    }
+
+    var logKind: SessionLog.Kind? { .setting }
+
+    func run(in executor: isolated Executor) async throws -> CommandResult {
+        guard executor.session.variables.remove(name) != nil else {
+            throw CommandError(
+                "no variable '\(name)'",
+                hint: CommandError.suggestion(for: name, among: executor.session.variables.names))
+        }
+        return .done
+    }
+}

@@ -1,0 +1,20 @@
+/// `vars`: the variables, secrets masked.
+struct VarsCommand: SingleCommand, Equatable {
+    static let spec = CommandSpec(
+        name: "vars", synopsis: "vars", summary: "list variables (secrets masked)", completion: .none, group: .session)
+
+    static func parse(_ arguments: inout Arguments) throws(CommandError) -> Self {
+        try arguments.end()
+        return VarsCommand()
+    }
+
+    func run(in executor: isolated Executor) async throws -> CommandResult {
+        let variables = executor.session.variables
+        let items = variables.names.map { name in
+            Listing.Item(name: name, value: executor.displayValue(of: name), marked: variables.isSecret(name))
+        }
+        return .shows(
+            .listing(
+                Listing(kind: .variables, items: items, empty: "no variables — `set NAME = VALUE` or `secret NAME`")))
+    }
+}

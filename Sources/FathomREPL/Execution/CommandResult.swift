@@ -1,0 +1,32 @@
+/// What running one command came to: an outcome and the outputs to show.
+struct CommandResult: Sendable {
+    var outcome: Executor.Outcome
+    var outputs: [Output]
+    /// Work the loop does after the command, outside the session that ran it (`replay` at the
+    /// prompt runs files in fresh sessions).
+    var followUp: FollowUp?
+
+    init(_ outcome: Executor.Outcome = .succeeded, _ outputs: [Output] = [], followUp: FollowUp? = nil) {
+        self.outcome = outcome
+        self.outputs = outputs
+        self.followUp = followUp
+    }
+
+    /// Succeeded, with nothing to show.
+    static let done = CommandResult()
+
+    /// Succeeded, showing `outputs`.
+    static func shows(_ outputs: Output...) -> CommandResult { CommandResult(.succeeded, outputs) }
+
+    /// The response the command received, if it sent a request and got one.
+    var response: ResponseOutput? {
+        for case .response(let output) in outputs { return output }
+        return nil
+    }
+}
+
+/// Work a command hands back to the loop that ran it.
+enum FollowUp: Sendable {
+    /// Replay files in fresh sessions and report here, as `fathom replay` does.
+    case replay(files: [String], compare: Bool, variables: [(name: String, value: String)])
+}

@@ -1,0 +1,253 @@
+import FathomHTTP
+import FathomJSON
+import Foundation
+
+/// From the draft to a request on the wire, and the response back as an output.
+extension Executor {
+    // MARK: - Sending
+
+    /// Sends a prepared request through the session's client; the response is kept and numbered.
+    func send(_ prepared: PreparedRequest) async throws -> CommandResult {
+        let client = try await client()
+        let response = try await client.send(prepared)
+        let number = session.responses.append(response)
+        return .shows(.response(responseOutput(ResponseHistory.Entry(number: number, response: response))))
+    }
+
+    /// A kept response as an output, shown with the session's display settings.
+    func responseOutput(_ entry: ResponseHistory.Entry) -> ResponseOutput {
+        ResponseOutput(
+            number: entry.number, response: entry.response, shownPath: shownPath(entry.response.url),
+            decoder: session.settings.decoder, showHeaders: session.settings.showHeaders)
+    }
+
+    /// A URL as lists show it: path and query (secrets masked), or the whole URL on another origin.
+    func shownPath(_ url: RequestURL) -> String {
+        let masked = redactor.redact(url)
+        let origin = "\(url.scheme)://\(url.authority)"
+        if let base = baseURL(), base.hasPrefix(origin), masked.hasPrefix(origin),
+            base.count == origin.count || base.dropFirst(origin.count).first == "/"
+        {
+            return String(masked.dropFirst(origin.count))
+        }
+        return masked
+    }
+
+    // MARK: - From draft to request
+
+    /// The expanded base URL, if one is set.
+    func baseURL() -> String? {
+        session.base.flatMap { try? session.variables.expand($0) }
+    }
+
+    /// The draft as a library request: variables expanded, defaults added. Credentials are the
+    /// authenticator's, added on the way out.
+    func request(for draft: Draft) throws -> NetworkRequest {
+        let variables = session.variables
+        var request = NetworkRequest(try variables.expand(draft.target), method: draft.method)
+        for pair in session.defaultQuery + draft.query {
+            request.queryItems.append(
+                QueryItem(try variables.expand(pair.name), try pair.value.map { try variables.expand($0) }))
+        }
+        for header in session.defaultHeaders
+        where !draft.headers.contains(where: { NetworkHeaders.Name($0.name) == NetworkHeaders.Name(header.name) }) {
+            request.headers.add(NetworkHeaders.Name(header.name), try variables.expand(header.value))
+        }
+        for header in draft.headers {
+            registerIfSecret(header: header.name, value: header.value)
+            request.headers.add(NetworkHeaders.Name(header.name), try variables.expand(header.value))
+        }
+        if !request.headers.contains(.userAgent) { request.headers.add(.userAgent, Executor.userAgent) }
+        if let timeout = session.settings.timeout { request.timeout = timeout }
+        request.body = try body(draft.body)
+        return request
+    }
+
+    /// The draft resolved against the base URL and validated.
+    ///
+    /// - Parameter preview: Adds the credentials the authenticator would add (except an OAuth2
+    ///   token, fetched only when the request is sent), for `show request`.
+    func prepare(_ draft: Draft, preview: Bool = false) async throws -> PreparedRequest {
+        let request = try request(for: draft)
+        let base = try session.base.map { try session.variables.expand($0) }
+        if base == nil, !request.target.contains("://") {
+            throw CommandError(
+                "no base URL for '\(request.target)'", hint: "set one with `base http://…` or give a full URL")
+        }
+        var prepared = try request.prepared(baseURL: base)
+        if preview, let authenticator = try fixedAuthenticator() {
+            // Fixed credentials need no network: the preview shows them (masked) as they will go.
+            try await authenticator.authorize(&prepared)
+        }
+        return prepared
+    }
+
+    func body(_ spec: BodySpec) throws -> RequestBody? {
+        let variables = session.variables
+        switch spec {
+        case .none:
+            return nil
+        case .text(let template):
+            let text = try variables.expand(template)
+            if text.first == "{" || text.first == "[" {
+                do {
+                    _ = try JSON(parsing: text)
+                } catch {
+                    throw CommandError("the body is not valid JSON: \(error.summary)")
+                }
+                return .json(Data(text.utf8))
+            }
+            return .data(Data(text.utf8), contentType: MediaType.plainText)
+        case .file(let template):
+            let path = Self.expandTilde(try variables.expand(template))
+            return .file(path: path, contentType: MediaType.guess(forPath: path))
+        case .form(let fields):
+            return .form(try fields.map { QueryItem(try variables.expand($0.name), try variables.expand($0.value)) })
+        case .json(let items):
+            var text = try jsonObject(items).formatted(.compactText)
+            if text.hasSuffix("\n") { text.removeLast() }
+            return .json(Data(text.utf8))
+        case .multipart(let items):
+            var form = MultipartForm()
+            for item in items {
+                switch item {
+                case .field(let name, let value):
+                    form = form.field(try variables.expand(name), try variables.expand(value))
+                case .file(let name, let path):
+                    form = form.file(try variables.expand(name), path: Self.expandTilde(try variables.expand(path)))
+                default: throw CommandError("a multipart body takes name=value fields and name@file files")
+                }
+            }
+            return .multipart(form)
+        }
+    }
+
+    /// `name=value` as a string, `name:=json` as raw JSON, in one object.
+    func jsonObject(_ items: [RequestItem]) throws -> JSON {
+        var members: [JSON.Member] = []
+        for item in items {
+            switch item {
+            case .field(let name, let value):
+                members.append(
+                    JSON.Member(
+                        key: try session.variables.expand(name), value: .string(try session.variables.expand(value))))
+            case .rawJSON(let name, let json):
+                let text = try session.variables.expand(json)
+                do {
+                    members.append(JSON.Member(key: name, value: try JSON(parsing: text)))
+                } catch {
+                    throw CommandError(
+                        "'\(name):=\(json)' is not valid JSON: \(error.summary)",
+                        hint: "quote strings: name:='\"text\"'")
+                }
+            case .file(let name, _):
+                throw CommandError("'\(name)@…' sends a file: use a multipart body")
+            default:
+                continue
+            }
+        }
+        return .object(members)
+    }
+
+    static func expandTilde(_ path: String) -> String {
+        guard path.hasPrefix("~/") else { return path }
+        return NSHomeDirectory() + path.dropFirst()
+    }
+
+    // MARK: - Secrets in what is typed
+
+    /// A credential written straight into a secret header (`header Authorization: Bearer abc`)
+    /// becomes a secret like any other: masked in output and in the history file.
+    func registerIfSecret(header name: String, value: String) {
+        guard redactor.isSecretHeader(NetworkHeaders.Name(name)), let expanded = try? session.variables.expand(value)
+        else { return }
+        // Short values would mask ordinary text everywhere: such a credential is no secret anyway.
+        var parts = [expanded]
+        if let space = expanded.firstIndex(of: " ") { parts.append(String(expanded[expanded.index(after: space)...])) }
+        for part in parts where part.count >= 6 { redactor.addSecret(part) }
+    }
+
+    /// A header's value as listings show it: a secret header's masked.
+    func shownHeaderValue(_ header: Draft.Header) -> String {
+        redactor.redactHeaderValue(header.value, name: NetworkHeaders.Name(header.name))
+    }
+
+    /// A variable's value as listings show it: a secret's masked.
+    func displayValue(of name: String) -> String {
+        let value = session.variables[name] ?? ""
+        return session.variables.isSecret(name) ? Redactor.masked(value) : value
+    }
+
+    /// How requests are authorized, as `auth` and `show session` say it.
+    func describe(_ auth: AuthSpec) -> String {
+        switch auth {
+        case .none: "none"
+        case .bearer(let token): "bearer \(maskedTemplate(token))"
+        case .basic(let user, let password): "basic \(user)\(password.map { ":\(maskedTemplate($0))" } ?? "")"
+        case .apiKey(let placement, let name, let value):
+            "apikey \(placement.rawValue) \(name) \(maskedTemplate(value))"
+        case .oauth2ClientCredentials(let url, let id, let secret, let scope):
+            "oauth2 client-credentials \(url) \(id) \(maskedTemplate(secret))\(scope.map { " \($0)" } ?? "")"
+        }
+    }
+
+    /// A credential as written: a `{{variable}}` reference stays readable, a literal is masked.
+    func maskedTemplate(_ template: String) -> String {
+        template.hasPrefix("{{") && template.hasSuffix("}}") ? template : Redactor.masked(template)
+    }
+
+    // MARK: - Reading responses
+
+    /// The nodes `expression` (variables expanded) selects in a response's body.
+    func query(_ expression: String, in entry: ResponseHistory.Entry) throws -> [JSONPath.Node] {
+        try JSONPath(try session.variables.expand(expression)).query(try json(of: entry))
+    }
+
+    /// A response's body as JSON, parsed once however many lines read it (numbers never repeat).
+    func json(of entry: ResponseHistory.Entry) throws -> JSON {
+        if let parsedBody, parsedBody.number == entry.number { return parsedBody.json }
+        let json = try ExpectationEvaluator.json(entry.response, number: entry.number)
+        parsedBody = (entry.number, json)
+        return json
+    }
+
+    /// `expect` and `let` read the last response: after a request that got none, that would be
+    /// an older request's.
+    func checkLastRequestAnswered() throws {
+        guard !session.lastRequestAnswered else { return }
+        throw CommandError(
+            "the last request got no response", hint: "send it again, or name an earlier response: let NAME = EXPR #N")
+    }
+}
+
+extension BodySpec: CustomStringConvertible {
+    /// The body as `body` without arguments shows it.
+    public var description: String {
+        switch self {
+        case .none: "no body"
+        case .text(let text): text
+        case .file(let path): "@\(path)"
+        case .form(let fields): "form " + fields.map { "\($0.name)=\($0.value)" }.joined(separator: " ")
+        case .json(let items): "json " + items.map(\.text).joined(separator: " ")
+        case .multipart(let items): "multipart " + items.map(\.text).joined(separator: " ")
+        }
+    }
+}
+
+extension RequestItem {
+    /// The item as HTTPie writes it.
+    var text: String {
+        switch self {
+        case .header(let name, let value): "\(name):\(value)"
+        case .removeHeader(let name): "\(name):"
+        case .query(let name, let value): "\(name)==\(value)"
+        case .field(let name, let value): "\(name)=\(value)"
+        case .rawJSON(let name, let json): "\(name):=\(json)"
+        case .file(let name, let path): "\(name)@\(path)"
+        }
+    }
+}
+
+extension String {
+    var trimmingBlanksAround: String { Substring(self).trimmingBlanks }
+}

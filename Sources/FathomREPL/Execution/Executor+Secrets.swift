@@ -1,0 +1,35 @@
+/// Where secrets and environments come from.
+extension Executor {
+    /// A secret's value from `FATHOM_SECRET_<NAME>`, the `.env` file, or a prompt on a terminal.
+    func secretValue(_ name: String) async throws -> String {
+        if let value = storedSecretValue(name) { return value }
+        if let typed = await options.prompter.readSecret(prompt: "\(name): "), !typed.isEmpty {
+            return typed
+        }
+        throw CommandError(
+            "secret '\(name)' has no value",
+            hint: "set \(DotEnv.secretKey(for: name)), add it to .env, or run on a terminal to be asked")
+    }
+
+    /// A secret's value from `FATHOM_SECRET_<NAME>` or the `.env` file (`FATHOM_SECRET_<NAME>` or `NAME`).
+    func storedSecretValue(_ name: String) -> String? {
+        let key = DotEnv.secretKey(for: name)
+        let value = options.environment[key] ?? session.dotEnv[key] ?? session.dotEnv[name]
+        return value?.isEmpty == false ? value : nil
+    }
+
+    /// The `secret NAME` lines with no value at hand: not in the environment or `.env`, and no
+    /// terminal to ask on.
+    func missingSecrets(_ names: [String]) -> [String] {
+        guard !options.prompter.canAskForSecrets else { return [] }
+        return names.filter { storedSecretValue($0) == nil }
+    }
+
+    /// Reads the environments file once, the first time an `env` line needs it.
+    func loadEnvironments() throws {
+        guard session.environmentFile == nil, session.environments.isEmpty else { return }
+        let (path, environments) = try EnvironmentFile.load(from: options.environmentPaths)
+        session.environmentFile = path
+        session.environments = environments
+    }
+}

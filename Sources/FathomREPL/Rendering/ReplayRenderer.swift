@@ -1,0 +1,111 @@
+import FathomHTTP
+import FathomJSON
+
+/// A replay's report as text (a line per request, failures under it, a summary) or as NDJSON
+/// objects (`request`, `summary`, `failure`), beside the outputs of the lines themselves.
+struct ReplayRenderer: Sendable {
+    let palette: Palette
+    let format: OutputFormat
+
+    /// Problems found before anything was sent.
+    func problems(_ problems: [String]) -> String {
+        let summary = "nothing was sent: \(problems.count) problem\(problems.count == 1 ? "" : "s") in the files"
+        switch format {
+        case .text:
+            return problems.map { palette.red($0) + "\n" }.joined() + summary + "\n"
+        case .json:
+            return problems.map {
+                JSONOutputRenderer.line(
+                    .object([.init(key: "type", value: .string("failure")), .init(key: "message", value: .string($0))]))
+            }.joined()
+                + JSONOutputRenderer.line(
+                    .object([
+                        .init(key: "type", value: .string("summary")), .init(key: "passed", value: .bool(false)),
+                        .init(key: "status", value: .number("2")), .init(key: "message", value: .string(summary)),
+                    ]))
+        }
+    }
+
+    func fileStarted(_ path: String) -> String? {
+        format == .text ? palette.bold(path) + "\n" : nil
+    }
+
+    func request(_ request: RequestReport, file: String) -> String {
+        switch format {
+        case .text:
+            var line = request.passed ? palette.green("✓") : palette.red("✗")
+            if request.isSetup {
+                line += " setup (before the first request)"
+            } else {
+                line += " " + request.name
+                if let status = request.status { line += "  " + palette.status(status) }
+                if let time = request.time { line += "  " + palette.dim(time.shortDescription) }
+            }
+            line += palette.dim("  \(file):\(request.line)")
+            var text = line + "\n"
+            for failure in request.failures {
+                text += "    " + palette.red(failure.replacingOccurrences(of: "\n", with: "\n    ")) + "\n"
+            }
+            return text
+        case .json:
+            var members: [JSON.Member] = [
+                .init(key: "type", value: .string(request.isSetup ? "setup" : "request")),
+                .init(key: "file", value: .string(file)), .init(key: "line", value: .number(String(request.line))),
+                .init(key: "passed", value: .bool(request.passed)),
+            ]
+            if !request.isSetup { members.append(.init(key: "name", value: .string(request.name))) }
+            if let status = request.status { members.append(.init(key: "status", value: .number(String(status.code)))) }
+            members.append(.init(key: "expectations", value: .number(String(request.expectations))))
+            members.append(.init(key: "failed_expectations", value: .number(String(request.failedExpectations))))
+            if request.compared { members.append(.init(key: "compared", value: .bool(true))) }
+            members.append(.init(key: "failures", value: .array(request.failures.map(JSON.string))))
+            return JSONOutputRenderer.line(.object(members))
+        }
+    }
+
+    func summary(_ summary: ReplaySummary) -> String {
+        let requests = summary.requests
+        switch format {
+        case .json:
+            return JSONOutputRenderer.line(
+                .object([
+                    .init(key: "type", value: .string("summary")), .init(key: "passed", value: .bool(summary.passed)),
+                    .init(key: "status", value: .number(summary.passed ? "0" : "1")),
+                    .init(key: "files", value: .number(String(summary.files.count))),
+                    .init(key: "requests", value: .number(String(requests.count))),
+                    .init(key: "failed_requests", value: .number(String(summary.failedRequests))),
+                    .init(key: "expectations", value: .number(String(summary.expectations))),
+                    .init(key: "failed_expectations", value: .number(String(summary.failedExpectations))),
+                    .init(key: "compared", value: .number(String(summary.compared))),
+                    .init(key: "skipped_files", value: .number(String(summary.skipped))),
+                ]))
+        case .text:
+            var parts = [
+                "\(summary.files.count) file\(summary.files.count == 1 ? "" : "s")",
+                "\(requests.count) request\(requests.count == 1 ? "" : "s"): \(requests.count - summary.failedRequests) passed"
+                    + (summary.failedRequests > 0 ? ", \(summary.failedRequests) failed" : ""),
+                "\(summary.expectations) expectation\(summary.expectations == 1 ? "" : "s")"
+                    + (summary.failedExpectations > 0 ? " (\(summary.failedExpectations) failed)" : ""),
+            ]
+            if summary.compared > 0 { parts.append("\(summary.compared) compared with recordings") }
+            if summary.setupFailures > 0 {
+                parts.append("\(summary.setupFailures) setup failure\(summary.setupFailures == 1 ? "" : "s")")
+            }
+            if summary.skipped > 0 {
+                parts.append("\(summary.skipped) file\(summary.skipped == 1 ? "" : "s") skipped (--fail-fast)")
+            }
+            parts.append(summary.elapsed.shortDescription)
+            let mark = summary.passed ? palette.green("✓ passed") : palette.red("✗ failed")
+            return "\(mark): " + parts.joined(separator: " · ") + "\n"
+        }
+    }
+
+    func junitFailure(_ path: String, _ error: any Error) -> String {
+        let message = "cannot write the JUnit report to \(path): \(error)"
+        return format == .text
+            ? palette.red(message) + "\n"
+            : JSONOutputRenderer.line(
+                .object([.init(key: "type", value: .string("failure")), .init(key: "message", value: .string(message))])
+            )
+    }
+}

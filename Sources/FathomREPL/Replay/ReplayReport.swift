@@ -1,0 +1,42 @@
+import FathomHTTP
+
+/// What one request of a replayed file came to (or the setup lines before the first request).
+struct RequestReport: Sendable {
+    var name: String
+    var line: Int
+    var isSetup: Bool
+    /// The request's position among the file's requests, from 1.
+    var ordinal = 0
+    var status: HTTPStatus?
+    var time: Duration?
+    var response: ResponseOutput?
+    var expectations = 0
+    var failedExpectations = 0
+    var compared = false
+    /// Messages, each one or more lines, masked and uncolored.
+    var failures: [String] = []
+
+    var passed: Bool { failures.isEmpty }
+}
+
+/// One file's requests.
+struct FileReport: Sendable {
+    var path: String
+    var requests: [RequestReport] = []
+    var passed: Bool { requests.allSatisfy(\.passed) }
+}
+
+/// A whole replay: the files, how long it took, how many were skipped by `--fail-fast`.
+struct ReplaySummary: Sendable {
+    var files: [FileReport]
+    var elapsed: Duration
+    var skipped: Int
+
+    var requests: [RequestReport] { files.flatMap(\.requests).filter { !$0.isSetup } }
+    var failedRequests: Int { requests.filter { !$0.passed }.count }
+    var setupFailures: Int { files.flatMap(\.requests).filter { $0.isSetup && !$0.passed }.count }
+    var expectations: Int { requests.reduce(0) { $0 + $1.expectations } }
+    var failedExpectations: Int { requests.reduce(0) { $0 + $1.failedExpectations } }
+    var compared: Int { requests.filter(\.compared).count }
+    var passed: Bool { files.allSatisfy(\.passed) }
+}

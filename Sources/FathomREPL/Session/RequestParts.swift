@@ -1,0 +1,42 @@
+/// The parts of a draft request that lines write: query and header edits, bodies, and the
+/// HTTPie-style items of one-liners. Kept as written, with `{{templates}}` unexpanded.
+
+/// A change to the draft's query.
+public enum QueryEdit: Equatable, Sendable {
+    case add(name: String, value: String?)
+    case remove(String)
+}
+
+/// A change to the draft's headers.
+public enum HeaderEdit: Equatable, Sendable {
+    case set(name: String, value: String)
+    case remove(String)
+}
+
+/// What a `body` line asks for.
+public enum BodySpec: Equatable, Sendable {
+    case none
+    /// Text as written; JSON when it starts with `{` or `[`.
+    case text(String)
+    /// A file read when the request is sent.
+    case file(String)
+    case form([Field])
+    case json([RequestItem])
+    case multipart([RequestItem])
+
+    /// A `name=value` pair.
+    public struct Field: Equatable, Sendable {
+        public var name: String
+        public var value: String
+    }
+}
+
+/// An HTTPie-style request item: `Name:Value`, `name==value`, `name=value`, `name:=json`, `name@file`.
+public enum RequestItem: Equatable, Sendable {
+    case header(name: String, value: String)
+    case removeHeader(String)
+    case query(name: String, value: String)
+    case field(name: String, value: String)
+    case rawJSON(name: String, json: String)
+    case file(name: String, path: String)
+}

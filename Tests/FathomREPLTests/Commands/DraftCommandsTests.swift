@@ -1,0 +1,119 @@
+import FathomHTTP
+import Testing
+
+@testable import FathomREPL
+
+@Suite struct PathCommandTests {
+    @Test func takesAPathOrURL() throws {
+        #expect(try parse("path /users/{{id}}") == PathCommand(target: "/users/{{id}}"))
+        #expect(parseError("path")?.message == "missing a path or URL")
+    }
+}
+
+@Suite struct CdCommandTests {
+    @Test func movesLikeADirectory() throws {
+        #expect(try parse("  cd ..") == CdCommand(argument: ".."))
+        #expect(try parse("cd") == CdCommand(argument: "/"))
+    }
+}
+
+@Suite struct MethodCommandTests {
+    @Test func uppercasesTheMethod() throws {
+        #expect(try parse("method post") == MethodCommand(method: .post))
+        #expect(try parse("method") == MethodCommand(method: nil))
+        #expect(parseError("method p0st")?.message == "invalid method 'p0st'")
+    }
+}
+
+@Suite struct QueryCommandTests {
+    @Test func addsAndRemovesItems() throws {
+        #expect(
+            try parse("query page=2 -sort flag")
+                == QueryCommand(edits: [
+                    .add(name: "page", value: "2"), .remove("sort"), .add(name: "flag", value: nil),
+                ]))
+        #expect(try parse("query") == QueryCommand(edits: []))
+    }
+}
+
+@Suite struct HeaderCommandTests {
+    @Test func setsAndRemovesHeaders() throws {
+        #expect(
+            try parse("header Accept: application/json; q=1")
+                == HeaderCommand(edits: [.set(name: "Accept", value: "application/json; q=1")]))
+        #expect(try parse("header -Accept -X-Trace") == HeaderCommand(edits: [.remove("Accept"), .remove("X-Trace")]))
+    }
+
+    @Test func pointsAtABadHeaderName() {
+        let error = parseError("header Bad Name: x")
+        #expect(error?.message == "invalid character ' ' in header name 'Bad Name'")
+        #expect(error?.column == 11)
+    }
+}
+
+@Suite struct BodyCommandTests {
+    @Test func parsesEveryKindOfBody() throws {
+        #expect(try parse(#"body {"name": "Ada"}"#) == BodyCommand(body: .text(#"{"name": "Ada"}"#)))
+        #expect(try parse("body @payload.json") == BodyCommand(body: .file("payload.json")))
+        #expect(try parse("body none") == BodyCommand(body: BodySpec.none))
+        #expect(
+            try parse("body form a=1 b='two words'")
+                == BodyCommand(body: .form([.init(name: "a", value: "1"), .init(name: "b", value: "two words")])))
+        #expect(
+            try parse("body json name=Ada age:=36")
+                == BodyCommand(body: .json([.field(name: "name", value: "Ada"), .rawJSON(name: "age", json: "36")])))
+        #expect(
+            try parse("body multipart note=hi photo@me.png")
+                == BodyCommand(
+                    body: .multipart([.field(name: "note", value: "hi"), .file(name: "photo", path: "me.png")])))
+        #expect(try parse("body <<EOF\nline one\nline two\nEOF") == BodyCommand(body: .text("line one\nline two")))
+        #expect(try parse("body") == BodyCommand(body: nil))
+    }
+}
+
+@Suite struct SendCommandTests {
+    @Test func takesNoArguments() throws {
+        #expect(try parse("send") == SendCommand())
+        let extra = parseError("send now")
+        #expect(extra?.column == 6)
+        #expect(extra?.hint == "usage: send")
+    }
+}
+
+@Suite struct ShowCommandTests {
+    @Test func namesWhatToShow() throws {
+        #expect(try parse("show") == ShowCommand(target: .request))
+        #expect(try parse("show #3") == ShowCommand(target: .response(3)))
+        #expect(try parse("show headers off") == ShowCommand(target: .headers(false)))
+    }
+}
+
+@Suite struct OneLinerCommandTests {
+    @Test func parsesHTTPieItems() throws {
+        #expect(
+            try parse("get /users page==2 X-Trace:1 Accept: name=Ada meta:='{\"a\":1}' f@x.txt")
+                == OneLinerCommand(
+                    method: .get, target: "/users",
+                    items: [
+                        .query(name: "page", value: "2"), .header(name: "X-Trace", value: "1"), .removeHeader("Accept"),
+                        .field(name: "name", value: "Ada"), .rawJSON(name: "meta", json: #"{"a":1}"#),
+                        .file(name: "f", path: "x.txt"),
+                    ]))
+        #expect(
+            try parse("get page==2")
+                == OneLinerCommand(method: .get, target: nil, items: [.query(name: "page", value: "2")]))
+        #expect(
+            try parse("delete http://h:8080/a")
+                == OneLinerCommand(method: .delete, target: "http://h:8080/a", items: []))
+        #expect(try parse("get users") == OneLinerCommand(method: .get, target: "users", items: []))
+        #expect(try parse("get /users # all of them") == OneLinerCommand(method: .get, target: "/users", items: []))
+    }
+
+    @Test func pointsAtABadItem() {
+        #expect(parseError("get /u ok 'bad item'")?.column == 8)
+    }
+
+    @Test func isOneSpecPerMethod() {
+        #expect(OneLinerCommand.specs.map(\.name) == OneLinerCommand.methods)
+    }
+}

@@ -1,0 +1,54 @@
+import Testing
+
+@testable import FathomREPL
+
+@Suite struct SetCommandTests {
+    @Test func takesNameEqualsValue() throws {
+        #expect(try parse("set name = Ada Lovelace") == SetCommand(name: "name", value: "Ada Lovelace"))
+        #expect(try parse("set id=42") == SetCommand(name: "id", value: "42"))
+        #expect(try parse(#"set greeting = "hi there""#) == SetCommand(name: "greeting", value: "hi there"))
+        let quote = parseError(#"set a = "x"#)
+        #expect(quote == nil || quote?.message == "unterminated quote")
+    }
+}
+
+@Suite struct SecretCommandTests {
+    @Test func takesAValueOrAsks() throws {
+        #expect(try parse("secret token") == SecretCommand(name: "token", value: nil))
+        #expect(try parse("secret token = abc") == SecretCommand(name: "token", value: "abc"))
+    }
+}
+
+@Suite struct AuthCommandTests {
+    @Test func parsesEveryScheme() throws {
+        #expect(try parse("auth basic ada:lovelace") == AuthCommand(auth: .basic(user: "ada", password: "lovelace")))
+        #expect(
+            try parse("auth apikey header X-API-Key {{key}}")
+                == AuthCommand(auth: .apiKey(.header, name: "X-API-Key", value: "{{key}}")))
+        #expect(
+            try parse("auth oauth2 client-credentials /oauth/token id {{secret}} users")
+                == AuthCommand(
+                    auth: .oauth2ClientCredentials(
+                        tokenURL: "/oauth/token", clientID: "id", clientSecret: "{{secret}}", scope: "users")))
+        #expect(try parse("auth") == AuthCommand(auth: nil))
+        #expect(parseError("auth digest x")?.message == "unknown auth option 'digest'")
+    }
+}
+
+@Suite struct DefaultCommandTests {
+    @Test func editsHeadersAndQuery() throws {
+        #expect(
+            try parse("default header X-Client: fathom")
+                == DefaultCommand(edit: .header(.set(name: "X-Client", value: "fathom"))))
+        #expect(try parse("default -X-Client") == DefaultCommand(edit: .header(.remove("X-Client"))))
+        #expect(try parse("default query v=2") == DefaultCommand(edit: .query(.add(name: "v", value: "2"))))
+    }
+}
+
+@Suite struct EnvCommandTests {
+    @Test func listsOrUses() throws {
+        #expect(try parse("env") == EnvCommand(use: nil))
+        #expect(try parse("env use staging") == EnvCommand(use: "staging"))
+        #expect(parseError("env switch x")?.hint == "use `env use NAME`")
+    }
+}
