@@ -1,5 +1,5 @@
 import AsyncHTTPClient
-import FathomHTTP
+@_spi(Fathom) import FathomHTTP
 import Foundation
 import NIOCore
 

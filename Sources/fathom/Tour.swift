@@ -1,6 +1,6 @@
 import ArgumentParser
 import FathomDemo
-import FathomHTTP
+@_spi(Fathom) import FathomHTTP
 import Foundation
 
 /// ANSI styling that turns itself off when output is not a color terminal.

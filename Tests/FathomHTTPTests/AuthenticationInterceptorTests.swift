@@ -98,4 +98,45 @@ private final class TokenWorld: Sendable {
         #expect(fetches.withLock { $0 } == 2)
         #expect(transport.requests.count == 3)
     }
+
+    @Test func fixedCredentialsAreNotSentTwiceOnA401() async throws {
+        let transport = MockTransport()
+        transport.register("/private", .status(401))
+        let client = NetworkClient(
+            baseURL: "http://api.test", interceptors: [.authenticator(.bearer("wrong-token"))], transport: transport)
+        #expect(try await client.send(.get("/private")).status.code == 401)
+        #expect(transport.requests.count == 1)
+    }
+
+    @Test func apiKeysGoInAHeaderOrTheQuery() async throws {
+        let transport = MockTransport()
+        transport.register("/", .status(204))
+        let inHeader = NetworkClient(
+            baseURL: "http://api.test", interceptors: [.authenticator(.apiKey(header: "X-API-Key", "k-123"))],
+            transport: transport)
+        _ = try await inHeader.send(NetworkRequest.get("/a").header(NetworkHeaders.Name("X-API-Key"), "mine"))
+        let inQuery = NetworkClient(
+            baseURL: "http://api.test", interceptors: [.authenticator(.apiKey(query: "api key", "k 1"))],
+            transport: transport)
+        _ = try await inQuery.send(NetworkRequest.get("/b").query("page", 2))
+        #expect(transport.requests[0].headers.values(for: NetworkHeaders.Name("X-API-Key")) == ["k-123"])
+        #expect(transport.requests[1].url.query == "page=2&api%20key=k%201")
+    }
+
+    @Test func aCallersOwnAuthorizationWinsOverUnlessPresent() async throws {
+        let transport = MockTransport()
+        transport.register("/", .status(204))
+        let client = NetworkClient(
+            baseURL: "http://api.test",
+            interceptors: [
+                .authenticator(ClosureAuthenticator.basic(user: "ada", password: "pw").unlessPresent(.authorization))
+            ],
+            transport: transport)
+        _ = try await client.send(NetworkRequest.get("/own").header(.authorization, "Bearer mine"))
+        _ = try await client.send(NetworkRequest.get("/theirs"))
+        #expect(transport.requests[0].headers[.authorization] == "Bearer mine")
+        #expect(
+            transport.requests[1].headers[.authorization]
+                == "Basic \(ClosureAuthenticator.basicCredentials(user: "ada", password: "pw"))")
+    }
 }

@@ -70,9 +70,9 @@ public final class NetworkClient: Sendable {
                 wireLog?.logResponse(response)
                 return response
             } catch {
-                let mapped = NetworkClient.normalize(error, elapsed: nil)
-                wireLog?.logFailure(request, error: mapped)
-                throw mapped
+                // Mapped here only to be logged: `send` maps what it throws, once.
+                if let wireLog { wireLog.logFailure(request, error: NetworkClient.normalize(error, elapsed: nil)) }
+                throw error
             }
         }
         self.pipeline = InterceptorChain.make(configuration.interceptors, ending: last)

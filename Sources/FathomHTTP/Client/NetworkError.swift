@@ -5,6 +5,14 @@ import Foundation
 /// ``NetworkClient`` throws only this type: errors from the transport, interceptors and decoders are
 /// mapped into it. ``description`` is a one-line message with the host, the limit or the reason;
 /// values the client's ``Redactor`` knows as secret are masked in it.
+///
+/// ## Growing without breaking your switch
+///
+/// The library adds cases in minor releases when it learns to tell a new failure apart (until
+/// then that failure arrives as ``transport(_:)`` with a sentence). Swift packages are built
+/// without library evolution, so the enum cannot be marked non-frozen: switch over the cases you
+/// act on and end with `default:` — never an exhaustive list — and show ``description`` for the
+/// rest. Existing cases keep their names and associated values within a major version.
 public enum NetworkError: Error, Sendable, CustomStringConvertible {
     /// Which clock ran out.
     public enum TimeoutKind: String, Sendable {
@@ -132,9 +140,11 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
     }
 }
 
+/// Formatting for people, shared with Fathom's own REPL through the `Fathom` SPI rather than made
+/// part of the library's API (`@_spi(Fathom) import FathomHTTP`).
 extension Duration {
     /// `850 ms`, `1.4 s`, `2 min 5 s`.
-    public var shortDescription: String {
+    @_spi(Fathom) public var shortDescription: String {
         let (seconds, attoseconds) = components
         let milliseconds = Double(seconds) * 1000 + Double(attoseconds) / 1e15
         if milliseconds < 1 { return String(format: "%.2f ms", milliseconds) }
@@ -148,14 +158,14 @@ extension Duration {
     }
 
     /// The duration in seconds as a `Double`.
-    public var seconds: Double {
+    @_spi(Fathom) public var seconds: Double {
         let (seconds, attoseconds) = components
         return Double(seconds) + Double(attoseconds) / 1e18
     }
 }
 
 /// Formats byte counts for people: `512 B`, `1.5 KiB`, `64 MiB`.
-public enum ByteCount {
+@_spi(Fathom) public enum ByteCount {
     public static func format(_ count: Int) -> String {
         let units = ["B", "KiB", "MiB", "GiB", "TiB"]
         var value = Double(count)

@@ -1,9 +1,9 @@
 import Logging
 
 /// A log handler that renders each event as one line — `level message key=value …`, keys sorted —
-/// and hands it to `write`. ``LogRecorder`` keeps the lines in memory; a program can write them
-/// to a file or a terminal.
-public struct LineLogHandler: LogHandler {
+/// and hands it to `write`. ``LogRecorder`` keeps the lines in memory; Fathom's REPL writes them to
+/// its wire log (through the `Fathom` SPI: not part of the library's API).
+@_spi(Fathom) public struct LineLogHandler: LogHandler {
     private let write: @Sendable (String) -> Void
     public var metadata: Logger.Metadata = [:]
     public var logLevel: Logger.Level = .trace

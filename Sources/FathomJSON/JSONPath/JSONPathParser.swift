@@ -1,4 +1,8 @@
 /// Parses RFC 9535 syntax into ``Segment``s, checking function types as §2.4.3 requires.
+///
+/// Longer than most files (~490 lines) on purpose: it is one recursive-descent parser over one
+/// grammar (selectors, filters, comparisons, function calls and their type checks), and its parts
+/// call each other; split by concern they would each need the whole scanner state.
 struct JSONPathParser {
     private let scalars: [Unicode.Scalar]
     private let text: String

@@ -1,4 +1,4 @@
-import FathomHTTP
+@_spi(Fathom) import FathomHTTP
 
 /// `show [request|response|#N|session|headers on|off]`: the request as it would be sent, a
 /// response again, or the whole session.

@@ -1,3 +1,5 @@
+@_spi(Fathom) import FathomHTTP
+
 /// `timeout [10s|500ms|off]`: the longest a whole request may take.
 struct TimeoutCommand: SingleCommand, Equatable {
     static let spec = CommandSpec(

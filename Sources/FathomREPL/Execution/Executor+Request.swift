@@ -222,7 +222,7 @@ extension Executor {
 
 extension BodySpec: CustomStringConvertible {
     /// The body as `body` without arguments shows it.
-    public var description: String {
+    var description: String {
         switch self {
         case .none: "no body"
         case .text(let text): text

@@ -17,7 +17,8 @@ public actor Executor {
     }
 
     public struct Options: Sendable {
-        /// Where `env` looks for environments, in order.
+        /// Where `env` looks for environments, in order (`./fathom.env.json`, then
+        /// `$XDG_CONFIG_HOME/fathom/environments.json`, unless given).
         public var environmentPaths: [String]
         /// A `.env` file whose values secrets may come from.
         public var dotEnvPath: String?
@@ -32,14 +33,14 @@ public actor Executor {
         public var transport: (any Transport)?
 
         public init(
-            environmentPaths: [String] = EnvironmentFile.defaultPaths(),
+            environmentPaths: [String]? = nil,
             dotEnvPath: String? = FileManager.default.currentDirectoryPath + "/.env",
             history: HistoryStore = HistoryStore(path: nil),
             environment: [String: String] = ProcessInfo.processInfo.environment,
             prompter: any SecretPrompter = NoPrompter(),
             transport: (any Transport)? = nil
         ) {
-            self.environmentPaths = environmentPaths
+            self.environmentPaths = environmentPaths ?? EnvironmentFile.defaultPaths()
             self.dotEnvPath = dotEnvPath
             self.history = history
             self.environment = environment
@@ -154,9 +155,13 @@ public actor Executor {
     func updateSnapshot(after result: CommandResult) {
         snapshot.update(from: session, redactor: redactor)
         for case .response(let output) in result.outputs {
-            snapshot.remember(
-                paths: [output.response.request.url.path] + PathHarvester.paths(in: output.response, base: baseURL()),
-                redactor: redactor)
+            let response = output.response
+            let entry = ResponseHistory.Entry(number: output.number, response: response)
+            // Parsed once: `expect`, `let` and `inspect` on this response reuse the same tree.
+            let paths = PathHarvester.paths(in: response, base: baseURL()) {
+                PathHarvester.harvests(response) ? try? self.json(of: entry) : nil
+            }
+            snapshot.remember(paths: [response.request.url.path] + paths, redactor: redactor)
         }
     }
 

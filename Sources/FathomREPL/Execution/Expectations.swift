@@ -1,10 +1,10 @@
-import FathomHTTP
+@_spi(Fathom) import FathomHTTP
 import FathomJSON
 import Foundation
 
 /// One `expect` line: a subject, a comparison, and what it is compared with.
-public struct Expectation: Equatable, Sendable {
-    public enum Subject: Equatable, Sendable {
+struct Expectation: Equatable, Sendable {
+    enum Subject: Equatable, Sendable {
         case status
         /// A JSONPath over the body.
         case value(String)
@@ -13,7 +13,7 @@ public struct Expectation: Equatable, Sendable {
         case body
     }
 
-    public enum Operator: String, CaseIterable, Equatable, Sendable {
+    enum Operator: String, CaseIterable, Equatable, Sendable {
         case equal = "=="
         case notEqual = "!="
         case lessOrEqual = "<="
@@ -26,10 +26,10 @@ public struct Expectation: Equatable, Sendable {
         case absent
     }
 
-    public var subject: Subject
-    public var op: Operator
+    var subject: Subject
+    var op: Operator
     /// As written (variables not yet expanded); `nil` for `exists` and `absent`.
-    public var operand: String?
+    var operand: String?
 }
 
 /// A status code (`200`) or a class of them (`2xx`).
@@ -57,11 +57,11 @@ struct StatusPattern: Equatable {
 }
 
 /// The outcome of one `expect` line.
-public struct ExpectationResult: Sendable, Equatable {
-    public var passed: Bool
+struct ExpectationResult: Sendable, Equatable {
+    var passed: Bool
     /// What was expected and what the response had, as a person reads them.
-    public var expected: String
-    public var actual: String
+    var expected: String
+    var actual: String
 }
 
 /// Evaluates expectations against a response. Values in `operand` are already expanded.

@@ -7,7 +7,14 @@ import Foundation
 enum PathHarvester {
     static let limit = 200
 
-    static func paths(in response: NetworkResponse<Data>, base: String?) -> [String] {
+    /// Whether a response's body is worth walking: JSON, and no larger than 1 MiB.
+    static func harvests(_ response: NetworkResponse<Data>) -> Bool {
+        MediaType.isJSON(response.contentType) && response.body.count <= 1 << 20
+    }
+
+    /// - Parameter json: The body parsed, when ``harvests(_:)`` says it is worth it (the
+    ///   executor's parse, which `expect` and `let` then reuse).
+    static func paths(in response: NetworkResponse<Data>, base: String?, json: () -> JSON?) -> [String] {
         var found: [String] = []
         let origin = base.flatMap { try? RequestURL(parsing: $0) } ?? response.url
         func consider(_ text: String) {
@@ -26,11 +33,7 @@ enum PathHarvester {
                 }
             }
         }
-        if MediaType.isJSON(response.contentType), response.body.count <= 1 << 20,
-            let document = try? JSON(parsing: response.body)
-        {
-            walk(document, consider)
-        }
+        if let document = json() { walk(document, consider) }
         return found
     }
 

@@ -1,4 +1,4 @@
-import FathomHTTP
+@_spi(Fathom) import FathomHTTP
 import FathomJSON
 import Foundation
 
@@ -9,27 +9,27 @@ import Foundation
 /// changed line. A JSON body is stored as JSON, text as a string, anything else as base64. Values
 /// of secret-looking fields (token, password, secret, key…) and every known secret are masked
 /// before anything is written, and masked the same way in new responses before comparing.
-public struct Recording: Sendable, Equatable {
-    public struct Entry: Sendable, Equatable {
+struct Recording: Sendable, Equatable {
+    struct Entry: Sendable, Equatable {
         /// The request's position among the file's requests, from 1.
-        public var request: Int
+        var request: Int
         /// The line of the request in the session file, for people reading the recording.
-        public var line: Int?
-        public var method: String
-        public var path: String
-        public var status: Int
-        public var contentType: String?
-        public var body: Body
+        var line: Int?
+        var method: String
+        var path: String
+        var status: Int
+        var contentType: String?
+        var body: Body
     }
 
-    public enum Body: Sendable, Equatable, CustomStringConvertible {
+    enum Body: Sendable, Equatable, CustomStringConvertible {
         case empty
         case json(JSON)
         case text(String)
         case binary(Data)
 
         /// What kind of body, for a difference line: `JSON`, `text (12 B)`, `binary (3 KiB)`.
-        public var description: String {
+        var description: String {
             switch self {
             case .empty: "empty"
             case .json: "JSON"
@@ -40,28 +40,23 @@ public struct Recording: Sendable, Equatable {
     }
 
     /// The session file the responses belong to (its name, for people reading).
-    public var session: String
-    public var entries: [Entry]
+    var session: String
+    var entries: [Entry]
 
-    public init(session: String, entries: [Entry]) {
-        self.session = session
-        self.entries = entries
-    }
-
-    public static let formatVersion = 1
+    static let formatVersion = 1
 
     /// `tour.fathom` → `tour.recording.json`, beside it.
-    public static func path(forSession path: String) -> String {
+    static func path(forSession path: String) -> String {
         let base = path.hasSuffix(".fathom") ? String(path.dropLast(".fathom".count)) : path
         return base + ".recording.json"
     }
 
-    public func entry(forRequest request: Int) -> Entry? { entries.first { $0.request == request } }
+    func entry(forRequest request: Int) -> Entry? { entries.first { $0.request == request } }
 
     // MARK: - Masking
 
     /// A body as recordings keep it: secret fields and known secrets masked.
-    public static func body(_ data: Data, contentType: String?, redactor: Redactor) -> Body {
+    static func body(_ data: Data, contentType: String?, redactor: Redactor) -> Body {
         guard !data.isEmpty else { return .empty }
         if let json = try? JSON(parsing: data) {
             let masked = maskSecretFields(json)
@@ -95,7 +90,7 @@ public struct Recording: Sendable, Equatable {
     // MARK: - Reading and writing
 
     /// The recording as its file holds it.
-    public func serialized() -> String {
+    func serialized() -> String {
         var responses: [JSON] = []
         for entry in entries {
             var members: [JSON.Member] = [
@@ -130,7 +125,7 @@ public struct Recording: Sendable, Equatable {
     /// Reads a recording file.
     ///
     /// - Throws: ``CommandError`` saying what is wrong, with the file's name.
-    public static func load(_ path: String) throws(CommandError) -> Recording {
+    static func load(_ path: String) throws(CommandError) -> Recording {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw CommandError(
                 "cannot read the recording '\(path)'", hint: "record one: `record on`, send, `save FILE`")
@@ -176,9 +171,9 @@ public struct Recording: Sendable, Equatable {
 }
 
 /// Which names hold credentials: such fields and headers are secrets when captured or recorded.
-public enum SecretNames {
+enum SecretNames {
     /// `token`, `access_token`, `password`, `client_secret`, `apiKey`, `api_key`, `key`…
-    public static func looksSecret(_ name: String) -> Bool {
+    static func looksSecret(_ name: String) -> Bool {
         let lowered = name.lowercased()
         let words = ["token", "password", "passwd", "secret", "credential", "apikey", "api_key", "api-key"]
         return words.contains { lowered.contains($0) } || lowered == "key" || lowered.hasSuffix("_key")

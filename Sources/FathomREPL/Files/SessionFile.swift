@@ -5,23 +5,23 @@ import Foundation
 ///
 /// Reading checks every line before any runs, so that `load` and `replay` refuse a broken file
 /// whole instead of stopping half-way through it.
-public struct SessionFile: Sendable {
-    public struct Entry: Sendable {
+struct SessionFile: Sendable {
+    struct Entry: Sendable {
         /// The 1-based line the entry starts on.
-        public var line: Int
-        public var text: String
+        var line: Int
+        var text: String
         /// Parsed once, when the file is read: `load` and `replay` run this value.
         var command: any Command
     }
 
     /// Why a file cannot be run: `FILE:LINE:COLUMN: reason`.
-    public struct Problem: Error, Sendable, CustomStringConvertible {
-        public var path: String
-        public var line: Int?
-        public var column: Int?
-        public var message: String
+    struct Problem: Error, Sendable, CustomStringConvertible {
+        var path: String
+        var line: Int?
+        var column: Int?
+        var message: String
 
-        public var description: String {
+        var description: String {
             var location = path
             if let line { location += ":\(line)" }
             if let column { location += ":\(column)" }
@@ -29,14 +29,14 @@ public struct SessionFile: Sendable {
         }
     }
 
-    public var path: String
-    public var entries: [Entry]
+    var path: String
+    var entries: [Entry]
 
     /// Reads and checks the file at `path`.
     ///
     /// - Throws: ``Problem`` when the file is missing, unreadable, empty, binary, or has a line
     ///   that does not parse.
-    public static func read(_ path: String) throws(Problem) -> SessionFile {
+    static func read(_ path: String) throws(Problem) -> SessionFile {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw Problem(path: path, message: "no such file")
@@ -53,7 +53,7 @@ public struct SessionFile: Sendable {
     }
 
     /// Checks `text` as the contents of a file named `path`.
-    public static func parse(_ text: String, path: String) throws(Problem) -> SessionFile {
+    static func parse(_ text: String, path: String) throws(Problem) -> SessionFile {
         var entries: [Entry] = []
         var assembler = LineAssembler()
         var start = 1
@@ -96,7 +96,7 @@ public struct SessionFile: Sendable {
     }
 
     /// The `secret NAME` lines that ask for a value (not `secret NAME = VALUE`).
-    public var secretNames: [String] {
+    var secretNames: [String] {
         entries.compactMap { entry in
             guard let secret = entry.command as? SecretCommand, secret.value == nil else { return nil }
             return secret.name

@@ -2,21 +2,21 @@
 ///
 /// Rendered as one line in one place (``CommandError/description``):
 /// `error at column 1: unknown command 'hedaer' — did you mean 'header'?`
-public struct CommandError: Error, Equatable, Sendable, CustomStringConvertible {
+struct CommandError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What is wrong.
-    public var message: String
+    var message: String
     /// The 1-based column where the problem starts, when it lies in the line.
-    public var column: Int?
+    var column: Int?
     /// What to do instead.
-    public var hint: String?
+    var hint: String?
 
-    public init(_ message: String, column: Int? = nil, hint: String? = nil) {
+    init(_ message: String, column: Int? = nil, hint: String? = nil) {
         self.message = message
         self.column = column
         self.hint = hint
     }
 
-    public var description: String {
+    var description: String {
         var text = column.map { "error at column \($0): " } ?? "error: "
         text += message
         if let hint { text += " — \(hint)" }

@@ -1,17 +1,17 @@
 /// Gathers physical lines into one entry: inline JSON bodies that span lines until their brackets
 /// balance, and heredocs (`body <<EOF` … `EOF`).
-public struct LineAssembler: Sendable {
+struct LineAssembler: Sendable {
     private var lines: [String] = []
     private var heredocEnd: String?
     private var depth = 0
 
-    public init() {}
+    init() {}
 
     /// Whether an entry is half-read (the prompt shows a continuation marker).
-    public var isContinuing: Bool { !lines.isEmpty }
+    var isContinuing: Bool { !lines.isEmpty }
 
     /// Adds a line; returns the whole entry when it is complete.
-    public mutating func add(_ line: String) -> String? {
+    mutating func add(_ line: String) -> String? {
         if let end = heredocEnd {
             lines.append(line)
             guard line.trimmingTrailingBlanks == end else { return nil }
@@ -37,14 +37,14 @@ public struct LineAssembler: Sendable {
     }
 
     /// Drops a half-read entry (Ctrl-C at a continuation prompt).
-    public mutating func cancel() {
+    mutating func cancel() {
         lines = []
         heredocEnd = nil
         depth = 0
     }
 
     /// The half-read entry, for end of input: it runs as it is and fails with a clear error.
-    public mutating func flush() -> String? {
+    mutating func flush() -> String? {
         guard !lines.isEmpty else { return nil }
         return finish()
     }

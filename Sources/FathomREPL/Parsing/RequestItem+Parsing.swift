@@ -1,6 +1,6 @@
 extension RequestItem {
     /// The kinds of item, for error messages and for restricting where each is allowed.
-    public enum Kind: CaseIterable, Sendable {
+    enum Kind: CaseIterable, Sendable {
         case header, query, field, rawJSON, file
 
         var form: String {
@@ -14,7 +14,7 @@ extension RequestItem {
         }
     }
 
-    public var kind: Kind {
+    var kind: Kind {
         switch self {
         case .header, .removeHeader: .header
         case .query: .query
@@ -28,7 +28,7 @@ extension RequestItem {
     private static let separators = [":=", "==", "=", "@", ":"]
 
     /// Parses an item as HTTPie does: the earliest separator in the word decides its kind.
-    public init?(parsing text: String) {
+    init?(parsing text: String) {
         var best: (range: Range<String.Index>, separator: String)?
         for separator in Self.separators {
             guard let range = text.range(of: separator) else { continue }

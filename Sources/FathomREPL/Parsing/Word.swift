@@ -1,13 +1,13 @@
 /// One shell-like word of a command line and the column it starts at.
-public struct Word: Equatable, Sendable {
+struct Word: Equatable, Sendable {
     /// The text with quotes removed and escapes resolved.
-    public var text: String
+    var text: String
     /// The 1-based column of the word's first character in the line.
-    public var column: Int
+    var column: Int
     /// Whether any part of the word was quoted (a quoted `#` or `-` is literal).
-    public var quoted: Bool
+    var quoted: Bool
 
-    public init(_ text: String, column: Int, quoted: Bool = false) {
+    init(_ text: String, column: Int, quoted: Bool = false) {
         self.text = text
         self.column = column
         self.quoted = quoted

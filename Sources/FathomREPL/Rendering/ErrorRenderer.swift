@@ -1,4 +1,4 @@
-import FathomHTTP
+@_spi(Fathom) import FathomHTTP
 
 /// The one place a failure becomes text: one line, with where it happened (`FILE:LINE`), the
 /// column where a line went wrong, and what to do about it. Not masked here: the caller masks.

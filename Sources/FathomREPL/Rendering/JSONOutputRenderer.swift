@@ -1,4 +1,4 @@
-import FathomHTTP
+@_spi(Fathom) import FathomHTTP
 import FathomJSON
 import Foundation
 
@@ -87,8 +87,12 @@ struct JSONOutputRenderer: Sendable {
             return .object([member("type", "help"), JSON.Member(key: "commands", value: .array(commands))])
         case .failure(let failure):
             var members = [member("type", "failure"), member("message", errors.message(failure.reason))]
-            if case .command(let error) = failure.reason, let column = error.column {
-                members.append(JSON.Member(key: "column", value: .number(String(column))))
+            if case .command(let error) = failure.reason {
+                members.append(member("reason", error.message))
+                if let hint = error.hint { members.append(member("hint", hint)) }
+                if let column = error.column {
+                    members.append(JSON.Member(key: "column", value: .number(String(column))))
+                }
             }
             members += location(failure.location)
             return .object(members)

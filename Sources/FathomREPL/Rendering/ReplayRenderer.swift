@@ -1,4 +1,4 @@
-import FathomHTTP
+@_spi(Fathom) import FathomHTTP
 import FathomJSON
 
 /// A replay's report as text (a line per request, failures under it, a summary) or as NDJSON

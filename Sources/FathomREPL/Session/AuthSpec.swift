@@ -1,12 +1,12 @@
 /// An `auth` line.
-public enum AuthSpec: Equatable, Sendable {
+enum AuthSpec: Equatable, Sendable {
     case none
     case bearer(String)
     case basic(user: String, password: String?)
     case apiKey(ApiKeyPlacement, name: String, value: String)
     case oauth2ClientCredentials(tokenURL: String, clientID: String, clientSecret: String, scope: String?)
 
-    public enum ApiKeyPlacement: String, Equatable, Sendable {
+    enum ApiKeyPlacement: String, Equatable, Sendable {
         case header, query
     }
 }

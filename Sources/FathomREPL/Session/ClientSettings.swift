@@ -1,43 +1,43 @@
 import FathomHTTP
 
 /// How requests are sent and responses shown.
-public struct ClientSettings: Equatable, Sendable {
-    public var decoder: DecoderMode = .auto
-    public var logDetail: LogDetail = .off
-    public var logFile: String?
-    public var timeout: Duration?
+struct ClientSettings: Equatable, Sendable {
+    var decoder: DecoderMode = .auto
+    var logDetail: LogDetail = .off
+    var logFile: String?
+    var timeout: Duration?
     /// The most redirects followed; `nil` returns 3xx responses as they are.
-    public var redirectLimit: Int? = 5
-    public var insecure = false
+    var redirectLimit: Int? = 5
+    var insecure = false
     /// `nil` uses the environment's proxy settings.
-    public var proxy: String?
-    public var cookies = true
-    public var mocks: [MockRoute] = []
-    public var pager: PagerMode = .auto
-    public var showHeaders = true
+    var proxy: String?
+    var cookies = true
+    var mocks: [MockRoute] = []
+    var pager: PagerMode = .auto
+    var showHeaders = true
 
-    public init() {}
+    init() {}
 
     /// A mocked path and what answers it.
-    public struct MockRoute: Equatable, Sendable {
-        public var path: String
-        public var status: Int
+    struct MockRoute: Equatable, Sendable {
+        var path: String
+        var status: Int
         /// A file whose contents answer, or `nil` for an empty body.
-        public var file: String?
+        var file: String?
     }
 }
 
 /// A setting that is shown, set, or turned off.
-public enum Setting<Value: Equatable & Sendable>: Equatable, Sendable {
+enum Setting<Value: Equatable & Sendable>: Equatable, Sendable {
     case show
     case set(Value)
     case off
 }
 
-public enum DecoderMode: String, CaseIterable, Equatable, Sendable {
+enum DecoderMode: String, CaseIterable, Equatable, Sendable {
     case auto, json, text, hex, raw
 }
 
-public enum PagerMode: String, CaseIterable, Equatable, Sendable {
+enum PagerMode: String, CaseIterable, Equatable, Sendable {
     case auto, on, off
 }

@@ -1,25 +1,25 @@
 import FathomHTTP
 
 /// The request being built: templates as the person wrote them, expanded only when sent.
-public struct Draft: Equatable, Sendable {
-    public struct Header: Equatable, Sendable {
-        public var name: String
-        public var value: String
+struct Draft: Equatable, Sendable {
+    struct Header: Equatable, Sendable {
+        var name: String
+        var value: String
     }
 
-    public struct QueryPair: Equatable, Sendable {
-        public var name: String
-        public var value: String?
+    struct QueryPair: Equatable, Sendable {
+        var name: String
+        var value: String?
     }
 
-    public var method: HTTPMethod = .get
+    var method: HTTPMethod = .get
     /// A path (`/users/{{id}}`) or a full URL.
-    public var target = "/"
-    public var query: [QueryPair] = []
-    public var headers: [Header] = []
-    public var body: BodySpec = .none
+    var target = "/"
+    var query: [QueryPair] = []
+    var headers: [Header] = []
+    var body: BodySpec = .none
 
-    public init() {}
+    init() {}
 
     // MARK: Editing
 

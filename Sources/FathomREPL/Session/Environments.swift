@@ -2,14 +2,14 @@ import FathomJSON
 import Foundation
 
 /// A named set of variables and a base URL, switched with `env use NAME`.
-public struct Environment: Equatable, Sendable {
-    public var name: String
-    public var base: String?
-    public var variables: [(String, String)]
+struct Environment: Equatable, Sendable {
+    var name: String
+    var base: String?
+    var variables: [(String, String)]
     /// Names of variables that are secrets in this environment (their values come from outside).
-    public var secrets: [String]
+    var secrets: [String]
 
-    public static func == (lhs: Environment, rhs: Environment) -> Bool {
+    static func == (lhs: Environment, rhs: Environment) -> Bool {
         lhs.name == rhs.name && lhs.base == rhs.base && lhs.secrets == rhs.secrets
             && lhs.variables.elementsEqual(rhs.variables, by: ==)
     }
@@ -21,8 +21,8 @@ public struct Environment: Equatable, Sendable {
 /// { "dev":     { "base": "http://127.0.0.1:8080", "variables": { "user": "ada" }, "secrets": ["token"] },
 ///   "staging": { "base": "https://staging.example.com" } }
 /// ```
-public enum EnvironmentFile {
-    public static func defaultPaths(
+enum EnvironmentFile {
+    static func defaultPaths(
         directory: String = FileManager.default.currentDirectoryPath,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> [String] {
@@ -35,7 +35,7 @@ public enum EnvironmentFile {
     /// The environments in the first of `paths` that exists; none when no file exists.
     ///
     /// - Throws: ``CommandError`` naming the file and what is wrong with it.
-    public static func load(from paths: [String]) throws(CommandError) -> (path: String?, [Environment]) {
+    static func load(from paths: [String]) throws(CommandError) -> (path: String?, [Environment]) {
         for path in paths where FileManager.default.fileExists(atPath: path) {
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw CommandError("cannot read \(path)")
@@ -85,14 +85,14 @@ public enum EnvironmentFile {
 }
 
 /// `KEY=VALUE` lines (`#` comments, optional `export`, quotes removed), the usual `.env` format.
-public enum DotEnv {
-    public static func load(_ path: String) -> [String: String] {
+enum DotEnv {
+    static func load(_ path: String) -> [String: String] {
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
         else { return [:] }
         return parse(text)
     }
 
-    public static func parse(_ text: String) -> [String: String] {
+    static func parse(_ text: String) -> [String: String] {
         var values: [String: String] = [:]
         for rawLine in text.split(whereSeparator: \.isNewline) {
             var line = rawLine.trimmingBlanks
@@ -106,7 +106,7 @@ public enum DotEnv {
     }
 
     /// The environment-variable name a secret's value is read from: `FATHOM_SECRET_<NAME>`.
-    public static func secretKey(for name: String) -> String {
+    static func secretKey(for name: String) -> String {
         "FATHOM_SECRET_" + String(name.uppercased().map { $0.isLetter || $0.isNumber ? $0 : "_" })
     }
 }

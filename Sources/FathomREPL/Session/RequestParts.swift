@@ -2,19 +2,19 @@
 /// HTTPie-style items of one-liners. Kept as written, with `{{templates}}` unexpanded.
 
 /// A change to the draft's query.
-public enum QueryEdit: Equatable, Sendable {
+enum QueryEdit: Equatable, Sendable {
     case add(name: String, value: String?)
     case remove(String)
 }
 
 /// A change to the draft's headers.
-public enum HeaderEdit: Equatable, Sendable {
+enum HeaderEdit: Equatable, Sendable {
     case set(name: String, value: String)
     case remove(String)
 }
 
 /// What a `body` line asks for.
-public enum BodySpec: Equatable, Sendable {
+enum BodySpec: Equatable, Sendable {
     case none
     /// Text as written; JSON when it starts with `{` or `[`.
     case text(String)
@@ -25,14 +25,14 @@ public enum BodySpec: Equatable, Sendable {
     case multipart([RequestItem])
 
     /// A `name=value` pair.
-    public struct Field: Equatable, Sendable {
-        public var name: String
-        public var value: String
+    struct Field: Equatable, Sendable {
+        var name: String
+        var value: String
     }
 }
 
 /// An HTTPie-style request item: `Name:Value`, `name==value`, `name=value`, `name:=json`, `name@file`.
-public enum RequestItem: Equatable, Sendable {
+enum RequestItem: Equatable, Sendable {
     case header(name: String, value: String)
     case removeHeader(String)
     case query(name: String, value: String)

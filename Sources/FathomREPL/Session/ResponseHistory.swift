@@ -1,30 +1,30 @@
-import FathomHTTP
+@_spi(Fathom) import FathomHTTP
 import Foundation
 
 /// The numbered responses of a session, `#1`, `#2`, …, kept up to a count and a byte bound.
 ///
 /// Numbers never repeat: when the bound drops the oldest responses, their numbers are gone and
 /// asking for one says so.
-public struct ResponseHistory: Sendable {
-    public struct Entry: Sendable {
-        public let number: Int
-        public let response: NetworkResponse<Data>
+struct ResponseHistory: Sendable {
+    struct Entry: Sendable {
+        let number: Int
+        let response: NetworkResponse<Data>
     }
 
-    public let maxCount: Int
-    public let maxBytes: Int
-    public private(set) var entries: [Entry] = []
-    public private(set) var lastNumber = 0
+    let maxCount: Int
+    let maxBytes: Int
+    private(set) var entries: [Entry] = []
+    private(set) var lastNumber = 0
     private var bytes = 0
 
-    public init(maxCount: Int = 100, maxBytes: Int = 64 << 20) {
+    init(maxCount: Int = 100, maxBytes: Int = 64 << 20) {
         self.maxCount = maxCount
         self.maxBytes = maxBytes
     }
 
     /// Keeps `response` and returns its number.
     @discardableResult
-    public mutating func append(_ response: NetworkResponse<Data>) -> Int {
+    mutating func append(_ response: NetworkResponse<Data>) -> Int {
         lastNumber += 1
         entries.append(Entry(number: lastNumber, response: response))
         bytes += response.body.count
@@ -34,10 +34,10 @@ public struct ResponseHistory: Sendable {
         return lastNumber
     }
 
-    public var last: Entry? { entries.last }
+    var last: Entry? { entries.last }
 
     /// The response numbered `number`, or the last when `nil`.
-    public func entry(_ number: Int?) throws(CommandError) -> Entry {
+    func entry(_ number: Int?) throws(CommandError) -> Entry {
         guard let number else {
             guard let last = entries.last else {
                 throw CommandError("no response yet", hint: "send a request first")

@@ -7,8 +7,8 @@ import Foundation
 /// `expect`/`let` lines after them. Listings, `show`, `inspect`, `diff` and failed lines are not.
 /// Lines are kept as written (with `{{templates}}`); a secret typed into one is replaced by a
 /// reference when the file is written (``SessionWriter``), never stored on disk.
-public struct SessionLog: Sendable {
-    public enum Kind: Sendable, Equatable {
+struct SessionLog: Sendable {
+    enum Kind: Sendable, Equatable {
         /// Base, defaults, auth, variables, secrets, environments, client settings, volatile marks.
         case setting
         /// A change to the draft (path, query, header, body…), kept with the next request.
@@ -19,18 +19,18 @@ public struct SessionLog: Sendable {
         case followUp
     }
 
-    public struct Line: Sendable {
-        public var text: String
-        public var kind: Kind
+    struct Line: Sendable {
+        var text: String
+        var kind: Kind
         /// For a request: its response, when it was sent while `record on`.
-        public var recorded: RecordedResponse?
+        var recorded: RecordedResponse?
         /// For a request: what it was, for the comment above it in a saved file.
-        public var summary: String?
+        var summary: String?
     }
 
-    public private(set) var lines: [Line] = []
+    private(set) var lines: [Line] = []
 
-    public init() {}
+    init() {}
 
     mutating func append(_ text: String, kind: Kind, summary: String? = nil, recorded: RecordedResponse? = nil) {
         // The same setting twice in a row changes nothing the second time.
@@ -40,14 +40,14 @@ public struct SessionLog: Sendable {
 }
 
 /// A response as a recording keeps it: what `replay --compare` checks.
-public struct RecordedResponse: Sendable, Equatable {
-    public var method: String
-    public var path: String
-    public var status: Int
-    public var contentType: String?
-    public var body: Data
+struct RecordedResponse: Sendable, Equatable {
+    var method: String
+    var path: String
+    var status: Int
+    var contentType: String?
+    var body: Data
 
-    public init(method: String, path: String, status: Int, contentType: String?, body: Data) {
+    init(method: String, path: String, status: Int, contentType: String?, body: Data) {
         self.method = method
         self.path = path
         self.status = status

@@ -2,22 +2,22 @@ import FathomHTTP
 import Foundation
 
 /// Named values that `{{name}}` expands to; some of them secret.
-public struct Variables: Sendable {
+struct Variables: Sendable {
     /// Names in the order they were first set.
-    public private(set) var names: [String] = []
+    private(set) var names: [String] = []
     private var values: [String: String] = [:]
     /// Names whose values are masked everywhere and never written to disk.
-    public private(set) var secrets: Set<String> = []
+    private(set) var secrets: Set<String> = []
     /// Where `{{$env.NAME}}` looks: the process environment, then a `.env` file.
     var environment: [String: String]
 
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.environment = environment
     }
 
-    public subscript(name: String) -> String? { values[name] }
+    subscript(name: String) -> String? { values[name] }
 
-    public func isSecret(_ name: String) -> Bool { secrets.contains(name) }
+    func isSecret(_ name: String) -> Bool { secrets.contains(name) }
 
     /// Sets a variable and returns the value it replaced.
     @discardableResult
@@ -39,7 +39,7 @@ public struct Variables: Sendable {
     ///
     /// - Throws: ``CommandError`` naming the first unknown variable (with its column when the
     ///   template starts at `column`).
-    public func expand(_ template: String, column: Int? = nil) throws(CommandError) -> String {
+    func expand(_ template: String, column: Int? = nil) throws(CommandError) -> String {
         guard template.contains("{{") else { return template }
         var result = ""
         var rest = template[...]

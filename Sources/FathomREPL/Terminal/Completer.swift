@@ -2,22 +2,22 @@ import Foundation
 
 /// Tab completion from the command table and the session: command names, subcommands, header
 /// names and media types, `{{variable}}` names, files after `@`, and paths seen in this session.
-public struct Completer: Sendable {
+struct Completer: Sendable {
     /// What may replace the word under the cursor.
-    public struct Completion: Equatable, Sendable {
+    struct Completion: Equatable, Sendable {
         /// The word being completed (the text the candidates start with).
-        public var word: String
+        var word: String
         /// Full replacements for ``word``, each with what follows it (a space, `": "`, `/`).
-        public var candidates: [String]
+        var candidates: [String]
     }
 
-    public static let commonHeaders = [
+    static let commonHeaders = [
         "Accept", "Accept-Encoding", "Accept-Language", "Authorization", "Cache-Control", "Content-Type", "Cookie",
         "If-Match", "If-None-Match", "If-Modified-Since", "Origin", "Prefer", "Range", "Referer", "User-Agent",
         "X-API-Key", "X-Request-ID", "X-Correlation-ID", "X-Forwarded-For",
     ]
 
-    public static let mediaTypes = [
+    static let mediaTypes = [
         "application/json", "application/problem+json", "application/x-www-form-urlencoded", "application/xml",
         "application/octet-stream", "multipart/form-data", "text/plain", "text/html", "text/csv", "*/*",
     ]
@@ -25,13 +25,13 @@ public struct Completer: Sendable {
     let values: SessionSnapshot.Values
     let listFiles: @Sendable (String) -> [String]
 
-    public init(values: SessionSnapshot.Values, listFiles: @escaping @Sendable (String) -> [String] = Completer.files) {
+    init(values: SessionSnapshot.Values, listFiles: @escaping @Sendable (String) -> [String] = Completer.files) {
         self.values = values
         self.listFiles = listFiles
     }
 
     /// Completions for `line`, the text before the cursor.
-    public func complete(_ line: String) -> Completion {
+    func complete(_ line: String) -> Completion {
         let words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         let endsWithSpace = line.last == " " || line.isEmpty
         let current = endsWithSpace ? "" : (words.last ?? "")
@@ -105,7 +105,7 @@ public struct Completer: Sendable {
     }
 
     /// Files and directories starting with `partial` (directories end with `/`).
-    public static func files(_ partial: String) -> [String] {
+    static func files(_ partial: String) -> [String] {
         let expanded = partial.hasPrefix("~/") ? NSHomeDirectory() + partial.dropFirst() : partial
         let directory: String
         let namePrefix: String
@@ -128,7 +128,7 @@ public struct Completer: Sendable {
     }
 
     /// The longest prefix all candidates share.
-    public static func commonPrefix(_ candidates: [String]) -> String {
+    static func commonPrefix(_ candidates: [String]) -> String {
         guard var prefix = candidates.first else { return "" }
         for candidate in candidates.dropFirst() {
             while !candidate.hasPrefix(prefix) { prefix.removeLast() }

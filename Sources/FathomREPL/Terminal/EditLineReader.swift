@@ -9,7 +9,7 @@ import Synchronization
 /// the editor runs on its own thread; each `readLine` hands it a job and awaits the answer. The
 /// C callbacks (prompt, completion, Ctrl-C) run on that thread inside `el_gets` and find this
 /// object through `EL_CLIENTDATA`.
-public final class EditLineReader: LineReader, @unchecked Sendable {
+final class EditLineReader: LineReader, @unchecked Sendable {
     // Touched only on the editor thread (inside jobs and callbacks).
     private let editLine: OpaquePointer
     private let history: OpaquePointer
@@ -27,7 +27,7 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
     /// - Parameters:
     ///   - snapshot: Where completion finds variables, paths and headers.
     ///   - history: Earlier entries, oldest first, for Up/Down and Ctrl-R.
-    public init(snapshot: SessionSnapshot, history entries: [String]) {
+    init(snapshot: SessionSnapshot, history entries: [String]) {
         self.snapshot = snapshot
         // libedit decodes lines by the locale: in "C" a non-ASCII history entry (a masked "••••")
         // ends history browsing. Use the environment's locale, else C.UTF-8.
@@ -76,13 +76,13 @@ public final class EditLineReader: LineReader, @unchecked Sendable {
         thread.start()
     }
 
-    public func readLine(prompt: String) async -> LineInput? {
+    func readLine(prompt: String) async -> LineInput? {
         await withCheckedContinuation { continuation in
             jobs.put(.read(prompt: prompt, continuation))
         }
     }
 
-    public func remember(_ entry: String) {
+    func remember(_ entry: String) {
         jobs.put(.remember(entry))
     }
 

@@ -4,24 +4,24 @@ import Synchronization
 /// What the line editor's thread needs from the session — the prompt and completion words —
 /// copied after each command so the editor never touches the executor. Everything in it is
 /// masked: the prompt and completion listings are output too.
-public final class SessionSnapshot: Sendable {
-    public struct Values: Sendable {
-        public var method = "GET"
+final class SessionSnapshot: Sendable {
+    struct Values: Sendable {
+        var method = "GET"
         /// `host:port/path` of the draft, as the prompt shows it.
-        public var location = ""
-        public var variableNames: [String] = []
+        var location = ""
+        var variableNames: [String] = []
         /// Paths seen in requests and responses, most recent last.
-        public var paths: [String] = []
-        public var headerNames: [String] = []
-        public var environmentNames: [String] = []
+        var paths: [String] = []
+        var headerNames: [String] = []
+        var environmentNames: [String] = []
     }
 
     static let pathLimit = 500
     private let values = Mutex(Values())
 
-    public init() {}
+    init() {}
 
-    public var current: Values { values.withLock { $0 } }
+    var current: Values { values.withLock { $0 } }
 
     func update(from session: Session, redactor: Redactor) {
         let draft = session.draft
