@@ -1,10 +1,17 @@
 # Shared by the benchmark scripts (sourced, not run): the release build of fathom, the demo API on a
 # free loopback port, and the timing helpers. Sets `fathom`, `work` (a temporary folder removed on
 # exit) and `base` (the demo API's URL).
+#
+# FATHOM_BIN=/path/to/fathom runs that binary instead of building one: to compare two builds (an
+# older commit's release binary beside this one's) with the same script on the same machine.
 
-swift build -c release --static-swift-stdlib --product fathom >/dev/null
-bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
-fathom=$bin/fathom
+if [[ -n "${FATHOM_BIN:-}" ]]; then
+    fathom=$FATHOM_BIN
+else
+    swift build -c release --static-swift-stdlib --product fathom >/dev/null
+    bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
+    fathom=$bin/fathom
+fi
 
 work=$(mktemp -d)
 trap 'kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT

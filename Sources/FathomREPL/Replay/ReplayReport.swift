@@ -9,6 +9,7 @@ struct RequestReport: Sendable {
     var ordinal = 0
     var status: HTTPStatus?
     var time: Duration?
+    /// Until the request's block is finished (compared with its recording), then dropped.
     var response: ResponseOutput?
     var expectations = 0
     var failedExpectations = 0

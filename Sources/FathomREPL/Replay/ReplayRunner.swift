@@ -149,6 +149,8 @@ public struct ReplayRunner: Sendable {
                 }
                 block.compared = true
             }
+            // The report outlives the response: a replay of many large responses keeps none of them.
+            block.response = nil
             // Setup without failures is not worth a line or a test case.
             if block.isSetup, block.passed { return true }
             report.requests.append(block)
