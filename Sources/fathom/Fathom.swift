@@ -6,6 +6,21 @@ import Foundation
 
 @main
 struct Fathom: AsyncParsableCommand {
+    static func main() async {
+        // Writing to a closed pipe is an error Fathom handles, not a signal that kills it.
+        StandardStreams.prepare()
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
+
     static let configuration = CommandConfiguration(
         commandName: "fathom",
         abstract: "Explore HTTP APIs from the terminal.",
@@ -112,7 +127,7 @@ struct Serve: AsyncParsableCommand {
         var log: (@Sendable (String) -> Void)?
         if accessLog {
             log = { line in
-                FileHandle.standardOutput.write(Data((line + "\n").utf8))
+                StandardStreams.write(line + "\n", to: STDOUT_FILENO)
             }
         }
         let server = try await DemoAPI.start(port: port, accessLog: log)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FathomJSON
+import FathomREPL
 import Foundation
 
 /// `fathom fmt`: validates and pretty-prints JSON as `jq .` does, without building a tree.
@@ -29,7 +30,7 @@ struct Format: ParsableCommand {
         do {
             input = try InputFile.read(file)
         } catch {
-            FileHandle.standardError.write(Data("fathom fmt: \(error)\n".utf8))
+            StandardStreams.write("fathom fmt: \(error)\n", to: STDERR_FILENO)
             throw ExitCode(2)
         }
         let format = JSONFormat(indent: indent, compact: compact, colors: output.color.isEnabled ? .jq : nil)
@@ -40,7 +41,7 @@ struct Format: ParsableCommand {
             }
         } catch {
             let name = file == "-" ? "standard input" : file
-            FileHandle.standardError.write(Data("fathom fmt: \(name): \(error)\n".utf8))
+            StandardStreams.write("fathom fmt: \(name): \(error)\n", to: STDERR_FILENO)
             throw ExitCode(1)
         }
     }
@@ -69,18 +70,11 @@ enum InputFile {
 }
 
 /// Writes blocks straight to file descriptor 1.
+/// Standard output for the JSON commands: a failed write ends the process cleanly.
 struct StandardOutput {
     func write(_ block: UnsafeBufferPointer<UInt8>) {
-        guard var pointer = block.baseAddress else { return }
-        var remaining = block.count
-        while remaining > 0 {
-            let written = Glibc.write(STDOUT_FILENO, pointer, remaining)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            pointer += written
-            remaining -= written
+        if let code = StandardStreams.write(UnsafeRawBufferPointer(block), to: STDOUT_FILENO) {
+            StandardStreams.outputFailed(code)
         }
     }
 }

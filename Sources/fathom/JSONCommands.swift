@@ -1,5 +1,6 @@
 import ArgumentParser
 import FathomJSON
+import FathomREPL
 import Foundation
 
 /// Reading and printing JSON for the `query`, `diff` and `patch` commands.
@@ -36,7 +37,7 @@ enum JSONIO {
     }
 
     static func fail(_ message: String, status: Int32) -> Never {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        StandardStreams.write(message + "\n", to: STDERR_FILENO)
         exit(status)
     }
 }

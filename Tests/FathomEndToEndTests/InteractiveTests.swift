@@ -125,6 +125,26 @@ struct InteractiveTests {
         try terminal.waitFor("PAGED:")
     }
 
+    /// The real pager, in the terminal's foreground group: it pages down and quits on keys.
+    @Test func thePagerPagesDownAndQuits() throws {
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let terminal = try start(environment: "PAGER='less -RX'")
+        try terminal.waitFor("/>")
+        try terminal.type("get /users per_page==25")
+        try terminal.send("Enter")
+        // The first screen: the start of the body, and less waiting for a key.
+        try terminal.waitFor("Ada Lovelace")
+        #expect(!(try terminal.screen()).contains("FATHOM-EXIT"), "the pager did not quit by itself")
+        try terminal.send("G")
+        // The end of the body, past the first screen: less read the key from the terminal.
+        try terminal.waitFor("\"total\": 25")
+        try terminal.send("q")
+        try terminal.waitForPrompt()
+        try terminal.type("exit")
+        try terminal.send("Enter")
+        try terminal.waitFor("FATHOM-EXIT=0")
+    }
+
     @Test func replayAsksForAMissingSecretOnATerminal() throws {
         let file = NSTemporaryDirectory() + "fathom-ask-\(UUID().uuidString).fathom"
         try "base {{demo}}\nsecret password\npost /login username=ada password={{password}}\nexpect status 200\n".write(

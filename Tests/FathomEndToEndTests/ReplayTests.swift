@@ -71,11 +71,14 @@ import Testing
         #expect(!saved.contains(Self.planted))
         #expect(saved.contains("post /echo note={{apikey}} literal={{apikey}}"))
         #expect(saved.contains("secret apikey"))
+        #expect(saved.contains("post /login username=ada password={{password}}"), "a typed password is a secret")
+        #expect(!saved.contains("lovelace"))
         #expect(!saved.contains("show request") && !saved.contains("diff"))
 
         let junit = directory + "/round.xml"
         let replay = try FathomBinary.run(
-            ["replay", directory + "/round.fathom", "--junit", junit], environment: environment, directory: directory)
+            ["replay", directory + "/round.fathom", "--junit", junit],
+            environment: environment.merging(["FATHOM_SECRET_PASSWORD": "lovelace"]) { $1 }, directory: directory)
         #expect(replay.status == 1)
         #expect(server.takeRequests() == original, "the server sees the same requests")
         // The same expectations give the same results: 5 passed, 1 failed, in the same place.
@@ -117,7 +120,9 @@ import Testing
         #expect(recording.contains("\"createdAt\""))
         #expect(recording.contains("\"token\"") == false, "the login was not recorded")
         let fresh = try DemoServerProcess()
-        let environment = ["DEMO": fresh.baseURL]
+        // The password typed into the login line was saved as a reference: the replay reads it.
+        #expect(try read("cmp.fathom").contains("password={{password}}"))
+        let environment = ["DEMO": fresh.baseURL, "FATHOM_SECRET_PASSWORD": "lovelace"]
         let clean = try FathomBinary.run(["replay", "--compare", directory + "/cmp.fathom"], environment: environment)
         #expect(clean.status == 0, "createdAt differs but is volatile: \(clean.stdout)")
         #expect(clean.stdout.contains("3 compared with recordings"))
@@ -128,7 +133,7 @@ import Testing
         let third = try DemoServerProcess()
         let changed = try FathomBinary.run(
             ["replay", "--compare", directory + "/cmp.fathom", "--junit", directory + "/cmp.xml"],
-            environment: ["DEMO": third.baseURL])
+            environment: ["DEMO": third.baseURL, "FATHOM_SECRET_PASSWORD": "lovelace"])
         #expect(changed.status == 1)
         #expect(changed.stdout.contains("✗ GET /users/2"))
         #expect(changed.stdout.contains(#"~ $['name']  "Grace H." → "Grace Hopper""#))
@@ -139,7 +144,8 @@ import Testing
         try write("cmp.fathom", file)
         let fourth = try DemoServerProcess()
         let strict = try FathomBinary.run(
-            ["replay", "--compare", directory + "/cmp.fathom"], environment: ["DEMO": fourth.baseURL])
+            ["replay", "--compare", directory + "/cmp.fathom"],
+            environment: ["DEMO": fourth.baseURL, "FATHOM_SECRET_PASSWORD": "lovelace"])
         #expect(strict.status == 1)
         #expect(strict.stdout.contains("$['createdAt']"))
 

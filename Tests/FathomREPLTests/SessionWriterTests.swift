@@ -77,6 +77,6 @@ import Testing
 
     @Test func shortSecretsReplaceOnlyWholeWords() {
         let output = writer([("set a = 1", .setting), ("get /x?pin=1234&page=12345", .request)], secrets: ["1234"])
-        #expect(output.text.contains("pin={{secret}}&page=12345"))
+        #expect(output.text.contains("pin={{pin}}&page=12345"))
     }
 }

@@ -107,6 +107,12 @@ public final class NetworkClient: Sendable {
     /// Sends a request that is already prepared.
     public func send(_ request: PreparedRequest) async throws(NetworkError) -> NetworkResponse<Data> {
         let start = ContinuousClock.now
+        var request = request
+        let redactor = configuration.redactor
+        for field in request.headers
+        where redactor.isSecretHeader(field.name) || redactor.redact(field.value) != field.value {
+            request.credentialHeaders.insert(field.name)
+        }
         do {
             return try await pipeline(request)
         } catch {

@@ -99,7 +99,10 @@ extension Authenticator where Self == ClosureAuthenticator {
 
     /// Sends an API key in a header (`X-API-Key: …`), replacing any value the request has.
     public static func apiKey(header name: NetworkHeaders.Name, _ value: String) -> ClosureAuthenticator {
-        ClosureAuthenticator { $0.headers.replace(name, with: value) }
+        ClosureAuthenticator { request in
+            request.headers.replace(name, with: value)
+            request.credentialHeaders.insert(name)
+        }
     }
 
     /// Sends an API key as a query item (`?api_key=…`), after the request's own items.

@@ -64,9 +64,10 @@ struct WireLog {
         .array(redactor.redact(headers).map { .string("\($0.name.rawName): \($0.value)") })
     }
 
+    /// Masked, then cut: a secret that straddles the cut is masked whole, never half-shown.
     private func text(_ data: Data) -> String {
-        let shown = data.prefix(Self.bodyLimit)
-        let suffix = data.count > Self.bodyLimit ? "… (\(data.count) bytes)" : ""
-        return redactor.redact(body: Data(shown)) + suffix
+        let masked = redactor.redact(bytes: data)
+        let suffix = masked.count > Self.bodyLimit ? "… (\(data.count) bytes)" : ""
+        return String(decoding: masked.prefix(Self.bodyLimit), as: UTF8.self) + suffix
     }
 }

@@ -11,6 +11,10 @@ public struct PreparedRequest: Hashable, Sendable {
     public var body: PreparedBody?
     /// The longest the whole request may take; `nil` uses the transport's default.
     public var timeout: Duration?
+    /// Headers that carry credentials: dropped, with `Authorization`, `Proxy-Authorization` and
+    /// `Cookie`, when a redirect leaves the origin. API-key authenticators add theirs, and
+    /// ``NetworkClient`` adds every header whose name or value its ``Redactor`` knows as secret.
+    public var credentialHeaders: Set<NetworkHeaders.Name> = []
 
     public init(
         method: HTTPMethod, url: RequestURL, headers: NetworkHeaders = NetworkHeaders(), body: PreparedBody? = nil,

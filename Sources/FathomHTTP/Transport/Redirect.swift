@@ -22,9 +22,10 @@ enum Redirect {
             next.headers.remove(.contentLength)
         }
         if !next.url.isSameOrigin(as: request.url) {
-            next.headers.remove(.authorization)
-            next.headers.remove(.proxyAuthorization)
-            next.headers.remove(.cookie)
+            // Credentials are for the origin they were given to, whoever added them.
+            for name in [.authorization, .proxyAuthorization, .cookie] + request.credentialHeaders {
+                next.headers.remove(name)
+            }
         }
         return next
     }

@@ -31,6 +31,43 @@ public enum JSONFormatter {
         }
     }
 
+    /// Formats `data` into at most `limit` bytes of text, cut at a line break, and says whether
+    /// that is all of it. Formatting stops soon after the limit, so a small document that prints
+    /// huge (deep nesting, long indentation) costs the limit in memory and time, not its output.
+    ///
+    /// - Throws: ``JSONError`` at the first problem before the limit.
+    public static func formatted(
+        _ data: Data, as format: JSONFormat = .pretty, options: JSON.ParsingOptions = .strict, limit: Int
+    ) throws(JSONError) -> (text: String, isComplete: Bool) {
+        var output: [UInt8] = []
+        var full = false
+        let result: Result<Void, LexError> = data.withUnsafeBytes { raw in
+            let input = raw.bindMemory(to: UInt8.self)
+            var writer = JSONWriter(format: format, flushThreshold: min(256 * 1024, max(limit, 1))) { block in
+                guard !full else { return }
+                output.append(contentsOf: block)
+                if output.count > limit { full = true }
+            }
+            var lexer = JSONLexer(input, lenient: options.lenientUTF8)
+            do throws(LexError) {
+                try run(&lexer, &writer, maxDepth: options.maxDepth) { full }
+                writer.flush()
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        if case .failure(let error) = result {
+            throw data.withUnsafeBytes {
+                JSONError(reason: error.reason, offset: error.offset, in: $0.bindMemory(to: UInt8.self))
+            }
+        }
+        guard full else { return (String(decoding: output, as: UTF8.self), true) }
+        var end = min(limit, output.count)
+        while end > 0, output[end - 1] != UInt8(ascii: "\n") { end -= 1 }
+        return (String(decoding: output[..<end], as: UTF8.self), false)
+    }
+
     /// Formats `data` into a string (for bodies that fit in memory twice).
     public static func formatted(
         _ data: Data, as format: JSONFormat = .pretty, options: JSON.ParsingOptions = .strict
@@ -56,7 +93,10 @@ public enum JSONFormatter {
         case value, afterValue
     }
 
-    private static func run(_ lexer: inout JSONLexer, _ writer: inout JSONWriter, maxDepth: Int) throws(LexError) {
+    /// - Parameter stop: Asked after each value: `true` ends formatting there (the output is cut).
+    private static func run(
+        _ lexer: inout JSONLexer, _ writer: inout JSONWriter, maxDepth: Int, stop: () -> Bool = { false }
+    ) throws(LexError) {
         var stack: [JSONWriter.Container] = []
         var text: [UInt8] = []
         var state = State.value
@@ -129,6 +169,7 @@ public enum JSONFormatter {
                     throw lexer.error("expected a value, found \(lexer.currentDescription)")
                 }
             case .afterValue:
+                if stop() { return }
                 guard let top = stack.last else {
                     lexer.skipWhitespace()
                     guard lexer.isAtEnd else {

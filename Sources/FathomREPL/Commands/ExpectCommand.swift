@@ -100,10 +100,7 @@ struct ExpectCommand: SingleCommand, Equatable {
                     hint: "write a code (200) or a class (2xx)")
             }
         case .time:
-            guard DurationText.parse(operandText) != nil else {
-                throw CommandError(
-                    "invalid duration '\(operandText)'", column: operandColumn, hint: "write 500ms or 2s")
-            }
+            _ = try DurationText.parse(Word(operandText, column: operandColumn), hint: "write 500ms or 2s")
         default:
             if op == .matches || op == .notMatches, !operandText.contains("{{") {
                 do {

@@ -11,7 +11,8 @@ struct TimeoutCommand: SingleCommand, Equatable {
     static func parse(_ arguments: inout Arguments) throws(CommandError) -> Self {
         TimeoutCommand(
             setting: try arguments.setting { word throws(CommandError) in
-                guard let duration = DurationText.parse(word.text), duration > .zero else {
+                let duration = try DurationText.parse(word, hint: "write 10s, 500ms or 2m")
+                guard duration > .zero else {
                     throw CommandError(
                         "invalid duration '\(word.text)'", column: word.column, hint: "write 10s, 500ms or 2m")
                 }

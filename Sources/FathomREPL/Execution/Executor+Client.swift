@@ -82,7 +82,7 @@ extension Executor {
         }
         var logger: Logger?
         if settings.logDetail > .off {
-            logger = WireLogSink.logger(file: settings.logFile, redactor: redactor)
+            logger = WireLogSink(file: settings.logFile, redactor: redactor, health: wireLogHealth).logger()
         }
         let client = NetworkClient(
             configuration: NetworkClient.Configuration(
@@ -143,24 +143,6 @@ extension Executor {
                 .unlessPresent(.authorization)
         case .apiKey(.header, _, _): return ClosureAuthenticator.apiKey(header: .init(credentials[0]), credentials[1])
         case .apiKey(.query, _, _): return ClosureAuthenticator.apiKey(query: credentials[0], credentials[1])
-        }
-    }
-}
-
-/// Where the wire log goes: standard error, or appended to a file. Each line starts with the
-/// time; the library has already masked the data, and the line is masked once more as a whole.
-enum WireLogSink {
-    static func logger(file: String?, redactor: Redactor) -> Logger {
-        Logger(label: "fathom.wire") { _ in
-            LineLogHandler { line in
-                let time = Date().formatted(.iso8601.time(includingFractionalSeconds: true))
-                let data = Data(redactor.redact("\(time) \(line)\n").utf8)
-                guard let file else { return FileHandle.standardError.write(data) }
-                guard let handle = FileHandle(forWritingAtPath: file) else { return }
-                handle.seekToEndOfFile()
-                handle.write(data)
-                try? handle.close()
-            }
         }
     }
 }

@@ -68,6 +68,7 @@ extension Executor {
     /// - Parameter preview: Adds the credentials the authenticator would add (except an OAuth2
     ///   token, fetched only when the request is sent), for `show request`.
     func prepare(_ draft: Draft, preview: Bool = false) async throws -> PreparedRequest {
+        registerTypedSecrets(in: draft)
         let request = try request(for: draft)
         let base = try session.base.map { try session.variables.expand($0) }
         if base == nil, !request.target.contains("://") {
@@ -165,6 +166,38 @@ extension Executor {
         var parts = [expanded]
         if let space = expanded.firstIndex(of: " ") { parts.append(String(expanded[expanded.index(after: space)...])) }
         for part in parts where part.count >= 6 { redactor.addSecret(part) }
+    }
+
+    /// A credential typed straight into a request (`password=lovelace`, `?api_key=…`, a JSON body's
+    /// `"token": "…"`) is a secret like a captured one: masked in output and history, and saved as
+    /// a `{{name}}` reference. Values that are `{{templates}}` are the variables' business.
+    func registerTypedSecrets(in draft: Draft) {
+        func consider(_ name: String, _ value: String?) {
+            guard SecretNames.looksSecret(name), let value, value.count >= 4, !value.contains("{{") else { return }
+            redactor.addSecret(value)
+        }
+        for pair in draft.query { consider(pair.name, pair.value) }
+        switch draft.body {
+        case .form(let fields):
+            for field in fields { consider(field.name, field.value) }
+        case .json(let items), .multipart(let items):
+            for case .field(let name, let value) in items { consider(name, value) }
+        case .text(let text) where text.first == "{" || text.first == "[":
+            guard let json = try? JSON(parsing: text) else { break }
+            func walk(_ value: JSON) {
+                switch value {
+                case .object(let members):
+                    for member in members {
+                        if case .string(let string) = member.value { consider(member.key, string) }
+                        walk(member.value)
+                    }
+                case .array(let elements): elements.forEach(walk)
+                default: break
+                }
+            }
+            walk(json)
+        default: break
+        }
     }
 
     /// A header's value as listings show it: a secret header's masked.

@@ -67,6 +67,8 @@ public actor Executor {
     var externalVariables: [(name: String, value: String)] = []
     /// How deep `load` is nested.
     var loadDepth = 0
+    /// Whether the wire log could be written.
+    let wireLogHealth = WireLogHealth()
 
     public init(options: Options = Options()) {
         self.options = options
@@ -111,6 +113,16 @@ public actor Executor {
             default:
                 return output
             }
+        }
+        if command.logKind == .draft {
+            // Before the line reaches the history file: a password typed into the draft is a secret now.
+            registerTypedSecrets(in: session.draft)
+        }
+        if let failure = wireLogHealth.take() {
+            // The log could not be written: it is off now, and the session goes on.
+            session.settings.logDetail = .off
+            session.settings.logFile = nil
+            result.outputs.append(.failure(Failure(.summary("warning: \(failure) — the wire log is off"))))
         }
         if command.sendsRequest {
             // `expect` and `let` read the last response: after a request that got none, that

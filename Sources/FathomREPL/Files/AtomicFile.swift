@@ -8,21 +8,32 @@ enum AtomicFile {
     static let stopsBeforeRename = ProcessInfo.processInfo.environment["FATHOM_TEST_STOP_BEFORE_RENAME"] == "1"
 
     static func write(_ data: Data, to path: String, mode: mode_t = 0o644) throws {
+        try write(to: path, mode: mode) { emit in
+            _ = data.withUnsafeBytes { emit($0) }
+        }
+    }
+
+    /// Writes what `produce` hands to `emit`, block by block, so that a large output never sits
+    /// in memory whole. A failed write stops the rest: `emit` returns `false` from then on.
+    ///
+    /// - Throws: `POSIXError` when the file cannot be written; the old file is then as it was.
+    static func write(
+        to path: String, mode: mode_t = 0o644, _ produce: (_ emit: (UnsafeRawBufferPointer) -> Bool) throws -> Void
+    ) throws {
         let temporary = path + ".tmp-\(getpid())"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, mode)
         guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         var failure: Int32 = 0
-        data.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = Foundation.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                offset += written
+        do {
+            try produce { block in
+                guard failure == 0 else { return false }
+                if let code = StandardStreams.write(block, to: descriptor) { failure = code }
+                return failure == 0
             }
+        } catch {
+            close(descriptor)
+            unlink(temporary)
+            throw error
         }
         if failure == 0, fsync(descriptor) != 0 { failure = errno }
         close(descriptor)

@@ -68,7 +68,8 @@ struct Recording: Sendable, Equatable {
         if let text = String(data: data, encoding: .utf8), !text.contains("\u{0}") {
             return .text(redactor.redact(text))
         }
-        return .binary(data)
+        // Masked before it is encoded: base64 would hide a secret from every later mask.
+        return .binary(redactor.redact(bytes: data))
     }
 
     /// `json` with the string values of secret-looking members replaced by the mask.

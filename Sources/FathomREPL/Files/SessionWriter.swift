@@ -88,10 +88,11 @@ struct SessionWriter {
         var taken = Set(variables.names)
         for line in log.lines {
             for value in secretValues where !known.contains(value) && occurs(value, in: line.text) {
-                var name = Self.suggestedName(for: line.text)
+                let suggested = Self.suggestedName(for: line.text, value: value)
+                var name = suggested
                 var counter = 2
                 while taken.contains(name) {
-                    name = Self.suggestedName(for: line.text) + "\(counter)"
+                    name = suggested + "\(counter)"
                     counter += 1
                 }
                 taken.insert(name)
@@ -102,6 +103,43 @@ struct SessionWriter {
         }
         table.sort { $0.0.count > $1.0.count }
         return (table, generated)
+    }
+
+    /// A name for a credential typed into `line`, after what the line does with it: the item or
+    /// field that holds `value` (`password=…` → `password`), else the command's kind of credential.
+    static func suggestedName(for line: String, value: String) -> String {
+        if let name = fieldName(holding: value, in: line) { return name }
+        return suggestedName(for: line)
+    }
+
+    /// The name of the `name=value` item, `name:=…`, `name==…` query item or `"name": "value"`
+    /// JSON member whose value is `value`, made a variable name.
+    static func fieldName(holding value: String, in line: String) -> String? {
+        guard let range = line.range(of: value) else { return nil }
+        var before = line[..<range.lowerBound]
+        // `"name": "value"`: past the quote, the colon and the blanks to the key.
+        if before.hasSuffix("\"") {
+            let trimmed = before.dropLast().reversed().drop { $0 == " " || $0 == "\t" }
+            guard trimmed.first == ":" else { return nil }
+            let keyEnd = trimmed.dropFirst().drop { $0 == " " || $0 == "\t" }
+            guard keyEnd.first == "\"" else { return nil }
+            let key = keyEnd.dropFirst().prefix { $0 != "\"" }
+            return variableName(String(key.reversed()))
+        }
+        for separator in [":=", "==", "="] where before.hasSuffix(separator) {
+            let name = before.dropLast(separator.count).reversed().prefix {
+                $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "."
+            }
+            return variableName(String(name.reversed()))
+        }
+        return nil
+    }
+
+    /// `client-secret` → `client_secret`; `nil` when nothing usable is left.
+    private static func variableName(_ text: String) -> String? {
+        let name = String(text.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" })
+        guard let first = name.first, first.isLetter || first == "_" else { return nil }
+        return name
     }
 
     /// A name for a credential typed into `line`, after what the line does with it.

@@ -28,6 +28,9 @@ struct CommandError: Error, Equatable, Sendable, CustomStringConvertible {
         let lowered = word.lowercased()
         var best: (String, Int)?
         for candidate in candidates {
+            // More than two letters apart in length is more than two edits: not worth computing
+            // (a pasted megabyte is no misspelling).
+            guard abs(lowered.count - candidate.count) <= 2 else { continue }
             let distance = editDistance(lowered, candidate.lowercased())
             if distance <= max(1, min(2, candidate.count / 3)), distance < (best?.1 ?? .max) {
                 best = (candidate, distance)

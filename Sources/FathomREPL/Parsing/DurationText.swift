@@ -1,13 +1,43 @@
 /// Durations as people type them: `10s`, `500ms`, `1.5s`, `2m`; a bare number is seconds.
 enum DurationText {
+    /// The longest duration the language takes: a year, far past any request, far inside what a
+    /// `Duration` (and the clocks under it) can hold.
+    static let maximum: Duration = .seconds(365 * 24 * 3600)
+
     static func parse(_ text: String) -> Duration? {
-        let lowered = text.lowercased()
-        let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("min", 60), ("h", 3600)]
-        for (suffix, scale) in units.sorted(by: { $0.0.count > $1.0.count }) where lowered.hasSuffix(suffix) {
-            guard let value = Double(lowered.dropLast(suffix.count)), value >= 0, value.isFinite else { return nil }
-            return .milliseconds(Int64((value * scale * 1000).rounded()))
+        guard case .valid(let duration) = read(text) else { return nil }
+        return duration
+    }
+
+    /// `word` as a duration, or an error at its column: not a duration, or out of range.
+    static func parse(_ word: Word, hint: String) throws(CommandError) -> Duration {
+        switch read(word.text) {
+        case .valid(let duration): return duration
+        case .invalid: throw CommandError("invalid duration '\(word.text)'", column: word.column, hint: hint)
+        case .outOfRange:
+            throw CommandError(
+                "duration '\(word.text)' is out of range", column: word.column, hint: "the most is 365 days")
         }
-        guard let value = Double(lowered), value >= 0, value.isFinite else { return nil }
-        return .milliseconds(Int64((value * 1000).rounded()))
+    }
+
+    private enum Reading {
+        case valid(Duration)
+        case invalid
+        case outOfRange
+    }
+
+    private static func read(_ text: String) -> Reading {
+        let lowered = text.lowercased()
+        let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("min", 60), ("h", 3600), ("", 1)]
+        for (suffix, scale) in units.sorted(by: { $0.0.count > $1.0.count }) where lowered.hasSuffix(suffix) {
+            guard let value = Double(lowered.dropLast(suffix.count)), value >= 0, value.isFinite else {
+                return .invalid
+            }
+            // Checked as a Double before it becomes an integer: a conversion out of range traps.
+            let milliseconds = (value * scale * 1000).rounded()
+            guard milliseconds <= Double(maximum.components.seconds) * 1000 else { return .outOfRange }
+            return .valid(.milliseconds(Int64(milliseconds)))
+        }
+        return .invalid
     }
 }

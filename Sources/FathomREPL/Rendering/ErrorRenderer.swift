@@ -9,6 +9,10 @@ struct ErrorRenderer: Sendable {
     }
 
     func message(_ reason: Failure.Reason) -> String {
+        Self.clipped(unclipped(reason))
+    }
+
+    private func unclipped(_ reason: Failure.Reason) -> String {
         switch reason {
         case .command(let error):
             return error.description
@@ -21,6 +25,33 @@ struct ErrorRenderer: Sendable {
         case .other(let text):
             return "error: \(text)"
         }
+    }
+
+    /// The longest run of quoted text shown in a message: a word quoted from a pasted megabyte
+    /// shows as its start and its length, not the megabyte.
+    static let quotedLimit = 60
+
+    /// `message` with each quoted run (`'…'`) longer than ``quotedLimit`` cut to its start.
+    static func clipped(_ message: String) -> String {
+        guard message.utf8.count > quotedLimit * 2 else { return message }
+        var result = ""
+        var rest = message[...]
+        while let open = rest.firstIndex(of: "'") {
+            result += rest[...open]
+            let inside = rest[rest.index(after: open)...]
+            guard let close = inside.firstIndex(of: "'") else {
+                rest = inside
+                break
+            }
+            let quoted = inside[..<close]
+            if quoted.count > quotedLimit {
+                result += quoted.prefix(quotedLimit) + "…' (\(quoted.count) characters)"
+            } else {
+                result += quoted + "'"
+            }
+            rest = inside[inside.index(after: close)...]
+        }
+        return result + rest
     }
 
     /// What a person can do at the prompt about a network error, where there is something.

@@ -36,7 +36,7 @@ struct ResponseRenderer {
         if response.status.code >= 400, let message = ErrorMessage.extract(from: response) {
             text += palette.red("✗ \(message)") + "\n"
         }
-        let body = renderBody(response.body, contentType: response.contentType)
+        let body = renderBody(response.body, contentType: response.contentType, number: number)
         if !body.isEmpty {
             if showHeaders { text += "\n" }
             text += body
@@ -45,39 +45,72 @@ struct ResponseRenderer {
         return text
     }
 
-    /// A body as the decoder setting asks: JSON pretty and colored, text, or a hexdump.
-    func renderBody(_ body: Data, contentType: String?) -> String {
+    /// The most text a body is shown as: past it the body is cut, with a note saying how to see
+    /// it whole. A megabyte nested 400 deep prints as hundreds of megabytes of indentation.
+    static let displayLimit = 4 << 20
+
+    /// A body as the decoder setting asks: JSON pretty and colored, text, or a hexdump, cut at
+    /// ``displayLimit`` (`number`, when known, names it in the note).
+    func renderBody(_ body: Data, contentType: String?, number: Int? = nil) -> String {
         guard !body.isEmpty else { return "" }
+        let (text, complete) = renderWhole(body, contentType: contentType)
+        guard !complete else { return text }
+        let how = number.map { "`show #\($0) > FILE` writes it whole" } ?? "`decoder raw` shows it unformatted"
+        return text + palette.dim("… cut at \(ByteCount.format(Self.displayLimit)) of output: \(how)") + "\n"
+    }
+
+    private func renderWhole(_ body: Data, contentType: String?) -> (String, complete: Bool) {
+        let limit = Self.displayLimit
         switch decoder {
-        case .raw: return String(decoding: body, as: UTF8.self)
-        case .hex: return HexDump.render(body, limit: body.count)
+        case .raw: return Self.cut(String(decoding: body, as: UTF8.self))
+        // Masked before it is laid out in rows: a secret split across two rows is still masked.
+        case .hex:
+            let masked = redactor.redact(bytes: body)
+            // A row of 16 bytes takes 79 characters.
+            let rows = limit / 79
+            return (HexDump.render(masked, limit: min(masked.count, rows * 16)), masked.count <= rows * 16)
         case .json:
             do {
-                return try JSONFormatter.formatted(body, as: palette.json)
+                let (text, complete) = try JSONFormatter.formatted(body, as: palette.json, limit: limit)
+                return (text, complete)
             } catch {
-                return palette.red("body is not JSON: \(error.summary)") + "\n"
-                    + (BodyText.decode(body, contentType: contentType) ?? "")
+                let text = BodyText.decode(body, contentType: contentType) ?? ""
+                return Self.cut(palette.red("body is not JSON: \(error.summary)") + "\n" + text)
             }
         case .text:
-            return BodyText.decode(body, contentType: contentType) ?? String(decoding: body, as: UTF8.self)
+            return Self.cut(BodyText.decode(body, contentType: contentType) ?? String(decoding: body, as: UTF8.self))
         case .auto:
             if MediaType.isJSON(contentType) || (contentType == nil && BodyText.startsLikeJSON(body)) {
-                if let formatted = try? JSONFormatter.formatted(body, as: palette.json, options: .lenient) {
-                    return formatted
+                if let (text, complete) = try? JSONFormatter.formatted(
+                    body, as: palette.json, options: .lenient, limit: limit)
+                {
+                    return (text, complete)
                 }
             }
             if let text = BodyText.decode(body, contentType: contentType),
                 BodyText.isTextual(contentType) || BodyText.looksLikeText(text)
             {
-                return text
+                return Self.cut(text)
             }
-            return binarySummary(body, contentType: contentType)
+            return (binarySummary(body, contentType: contentType), true)
         }
+    }
+
+    /// `text` cut at the display limit, at a line break where there is one.
+    static func cut(_ text: String) -> (String, complete: Bool) {
+        guard text.utf8.count > displayLimit else { return (text, true) }
+        var end = text.utf8.index(text.utf8.startIndex, offsetBy: displayLimit)
+        while end > text.startIndex, text.utf8[text.utf8.index(before: end)] != UInt8(ascii: "\n") {
+            end = text.utf8.index(before: end)
+        }
+        if end == text.startIndex { end = text.utf8.index(text.utf8.startIndex, offsetBy: displayLimit) }
+        return (String(decoding: text.utf8[..<end], as: UTF8.self) + "\n", false)
     }
 
     func binarySummary(_ body: Data, contentType: String?) -> String {
         let header = palette.dim("binary body, \(ByteCount.format(body.count)), \(contentType ?? "no content type")")
-        return header + "\n" + HexDump.render(body, limit: 256) + palette.dim("(`decoder hex` shows it all)") + "\n"
+        return header + "\n" + HexDump.render(redactor.redact(bytes: body), limit: 256)
+            + palette.dim("(`decoder hex` shows it all)") + "\n"
     }
 }
 

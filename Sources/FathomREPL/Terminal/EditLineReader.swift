@@ -100,7 +100,7 @@ final class EditLineReader: LineReader, @unchecked Sendable {
             let line = el_gets(editLine, &count)
             // Checked first: a discarded line comes back empty, which would otherwise read as Ctrl-D.
             if interrupted {
-                FileHandle.standardOutput.write(Data("\n".utf8))
+                StandardStreams.write("\n", to: STDOUT_FILENO)
                 continuation.resume(returning: .interrupted)
                 return
             }
@@ -149,7 +149,7 @@ final class EditLineReader: LineReader, @unchecked Sendable {
             if (index + 1) % perRow == 0 { listing += "\n" }
         }
         if !listing.hasSuffix("\n") { listing += "\n" }
-        FileHandle.standardOutput.write(Data(listing.utf8))
+        StandardStreams.write(listing, to: STDOUT_FILENO)
         return UInt8(CC_REDISPLAY)
     }
 
@@ -158,7 +158,7 @@ final class EditLineReader: LineReader, @unchecked Sendable {
         el_cursor(editLine, Int32(toEnd))
         el_deletestr(editLine, Int32(length))
         interrupted = true
-        FileHandle.standardOutput.write(Data("^C".utf8))
+        StandardStreams.write("^C", to: STDOUT_FILENO)
         return UInt8(CC_NEWLINE)
     }
 

@@ -10,12 +10,14 @@ public final class StandardConsole: Console {
         self.isInteractive = interactive
     }
 
+    /// A failed write to standard output ends the process (``StandardStreams/outputFailed(_:)``).
     public func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        if let code = StandardStreams.write(text, to: STDOUT_FILENO) { StandardStreams.outputFailed(code) }
     }
 
+    /// A failed write to standard error is dropped: there is nowhere left to say so.
     public func writeError(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        StandardStreams.write(text, to: STDERR_FILENO)
     }
 
     public var rows: Int {
@@ -26,24 +28,52 @@ public final class StandardConsole: Console {
     }
 
     /// `$PAGER`, `less -FRX` by default, fed through a pipe.
+    ///
+    /// Started with `posix_spawn` in Fathom's own process group — the terminal's foreground group —
+    /// so that it can read keys from the terminal (a pager in a group of its own gets EIO and quits
+    /// after the first screen). SIGINT, SIGQUIT and SIGPIPE are back to their defaults in it.
     public func page(_ text: String) -> Bool {
         let environment = ProcessInfo.processInfo.environment
         let command = environment["PAGER"].flatMap { $0.isEmpty ? nil : $0 } ?? "less -FRX"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        let pipe = Pipe()
-        process.standardInput = pipe
-        do {
-            try process.run()
-        } catch {
+        var pipeEnds: [Int32] = [0, 0]
+        guard pipe(&pipeEnds) == 0 else { return false }
+        let (readEnd, writeEnd) = (pipeEnds[0], pipeEnds[1])
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, readEnd, STDIN_FILENO)
+        posix_spawn_file_actions_addclose(&actions, readEnd)
+        posix_spawn_file_actions_addclose(&actions, writeEnd)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGINT, SIGQUIT, SIGPIPE, SIGTSTP] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        posix_spawnattr_setsigmask(&attributes, &unblocked)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+
+        var pid: pid_t = 0
+        let arguments = ["/bin/sh", "-c", command]
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, &argv, environ)
+        close(readEnd)
+        guard spawned == 0 else {
+            close(writeEnd)
             return false
         }
-        // A pager quit early closes the pipe: ignore SIGPIPE's EPIPE rather than die of it.
-        signal(SIGPIPE, SIG_IGN)
-        try? pipe.fileHandleForWriting.write(contentsOf: Data(text.utf8))
-        try? pipe.fileHandleForWriting.close()
-        process.waitUntilExit()
+        // A pager quit early closes the pipe: its EPIPE ends the writing (SIGPIPE is ignored).
+        StandardStreams.prepare()
+        _ = StandardStreams.write(text, to: writeEnd)
+        close(writeEnd)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         return true
     }
 
@@ -59,7 +89,7 @@ public final class StandardConsole: Console {
     }
 
     private static func readWithoutEcho(prompt: String) -> String? {
-        FileHandle.standardError.write(Data(prompt.utf8))
+        StandardStreams.write(prompt, to: STDERR_FILENO)
         var saved = termios()
         let hasTerminal = tcgetattr(STDIN_FILENO, &saved) == 0
         if hasTerminal {
@@ -69,7 +99,7 @@ public final class StandardConsole: Console {
         }
         defer {
             if hasTerminal { tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) }
-            FileHandle.standardError.write(Data("\n".utf8))
+            StandardStreams.write("\n", to: STDERR_FILENO)
         }
         return Swift.readLine(strippingNewline: true)
     }
