@@ -103,6 +103,13 @@ extension NetworkRequest {
         if field.value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) {
             throw .invalidRequest("header '\(name)' has a line break in its value")
         }
+        // RFC 9110 §5.5: visible characters, spaces and tabs; no other control character.
+        if let bad = field.value.unicodeScalars.first(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) {
+            let code = String(bad.value, radix: 16, uppercase: true)
+            throw .invalidRequest(
+                "header '\(name)' has a control character (U+\(String(repeating: "0", count: 4 - code.count))\(code)) in its value"
+            )
+        }
     }
 
     private static func encode(_ body: RequestBody) throws(NetworkError) -> (PreparedBody, String?) {

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOHTTP1
 import NIOHTTPCompression
 import NIOPosix
 import NIOSSL
@@ -30,16 +31,32 @@ extension AsyncHTTPClientTransport {
         case let error as IOError where error.errnoCode == ECONNREFUSED:
             return .connectionRefused(host: url.host, port: url.effectivePort)
         case let error as IOError where error.errnoCode == ECONNRESET || error.errnoCode == EPIPE:
-            return .connectionClosed("connection reset by \(url.authority)")
+            return .connectionClosed("\(url.authority) reset the connection")
         case is SocketAddressError:
             return .dnsFailure(host: url.host)
         case let error as NIOSSLError:
             return .tls(host: url.host, reason: Self.tlsReason(String(describing: error)))
         case let error as NIOSSLExtraError:
             return .tls(host: url.host, reason: Self.tlsReason(String(describing: error)))
+        case let error as HTTPParserError:
+            if case .invalidEOFState = error { return .connectionClosed("\(url.authority) closed the connection") }
+            if case .headerOverflow = error {
+                return .transport("\(url.authority) sent response headers too large to read (over 80 KiB)")
+            }
+            return .transport("\(url.authority) sent a response that is not valid HTTP: \(error)")
         case let error as NIOHTTPDecompression.DecompressionError:
-            if error == .limit { return .bodyTooLarge(limit: configuration.maxBodySize, decompressed: true) }
-            return .transport("cannot decompress the response body from \(url.authority) (\(error))")
+            switch error {
+            case .limit: return .bodyTooLarge(limit: configuration.maxBodySize, decompressed: true)
+            case .inflationError(let code):
+                return .transport(
+                    "the response body from \(url.authority) is not valid gzip or deflate data (zlib error \(code))")
+            default:
+                return .transport("the compressed response body from \(url.authority) cannot be decompressed")
+            }
+        case let error as NIOHTTPDecompression.ExtraDecompressionError where error == .truncatedData:
+            return .transport("the compressed response body from \(url.authority) ended early (truncated data)")
+        case let error as NIOHTTPDecompression.ExtraDecompressionError where error == .invalidTrailingData:
+            return .transport("the compressed response body from \(url.authority) has data after its end")
         case is NIOTooManyBytesError:
             return .bodyTooLarge(limit: configuration.maxBodySize, decompressed: false)
         case ChannelError.connectTimeout:
@@ -48,6 +65,17 @@ extension AsyncHTTPClientTransport {
             return .connectionClosed("\(url.authority) closed the connection")
         default:
             return .transport("request to \(url.authority) failed: \(error)")
+        }
+    }
+
+    /// Whether `error` says the connection ended before a response began: worth one more try
+    /// for an idempotent request.
+    static func closedBeforeAnswering(_ error: any Error) -> Bool {
+        switch error {
+        case let error as HTTPClientError: error == .remoteConnectionClosed
+        case ChannelError.ioOnClosedChannel, ChannelError.eof: true
+        case let error as IOError: error.errnoCode == ECONNRESET || error.errnoCode == EPIPE
+        default: false
         }
     }
 
@@ -69,7 +97,22 @@ extension AsyncHTTPClientTransport {
             return .transport("the proxy requires authentication (407)")
         case .invalidProxyResponse:
             return .transport("the proxy refused the connection to \(url.authority)")
+        case .bodyLengthMismatch:
+            return .connectionClosed("the body from \(url.authority) did not match its Content-Length")
+        case .contentLengthMissing:
+            return .transport("\(url.authority) sent a response without a length where one is required")
+        case .identityCodingIncorrectlyPresent, .chunkedSpecifiedMultipleTimes, .incompatibleHeaders:
+            return .transport("\(url.authority) sent a response whose framing headers contradict each other")
+        case .writeTimeout:
+            return .timeout(.total, after: timeout)
+        case .uncleanShutdown:
+            return .connectionClosed("\(url.authority) ended TLS without closing it properly")
+        case .getConnectionFromPoolTimeout:
+            return .timeout(.connect, after: configuration.connectTimeout)
         default:
+            if "\(error)".contains("invalidHeaderField") {
+                return .invalidRequest("a header has a name or value that HTTP does not allow (a control character?)")
+            }
             return .transport("request to \(url.authority) failed: \(error)")
         }
     }

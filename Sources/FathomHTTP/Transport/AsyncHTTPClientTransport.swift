@@ -114,7 +114,14 @@ public final class AsyncHTTPClientTransport: Transport {
             let response: HTTPClientResponse
             do {
                 let client = try self.client(for: current.url)
-                response = try await client.execute(try makeRequest(current), deadline: deadline)
+                do {
+                    response = try await client.execute(try makeRequest(current), deadline: deadline)
+                } catch  where current.method.isIdempotent && Self.closedBeforeAnswering(error) {
+                    // A kept-alive connection the server had closed (or a 204 that carried a body
+                    // and left the connection unusable) fails before any response: an idempotent
+                    // request goes once more, on a new connection, as curl and browsers do.
+                    response = try await client.execute(try makeRequest(current), deadline: deadline)
+                }
             } catch {
                 throw map(error, url: current.url, timeout: timeout)
             }
