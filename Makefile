@@ -1,7 +1,7 @@
 # The two commands a newcomer needs are `make run` and `make test`; the rest serve development.
 SWIFT ?= swift
 
-.PHONY: run test deps lint format bench-client bench-json bench-repl bench-replay clean help
+.PHONY: run test deps lint format bench-client bench-json bench-repl bench-replay bench-soak fuzz clean help
 
 help:
 	@echo "make run           build in release mode and start Fathom against its demo API"
@@ -11,6 +11,8 @@ help:
 	@echo "make bench-json    fathom fmt/query/diff vs jq on ~10 MB and ~100 MB documents"
 	@echo "make bench-repl    start-up, one-shot GET and a 1,000-line script vs curl"
 	@echo "make bench-replay  fathom replay of a 1,000-request file vs curl; peak memory"
+	@echo "make bench-soak    10,000 requests at one prompt (a pty) over a 10,000-line history: time and memory per 1,000"
+	@echo "make fuzz          libFuzzer on every parser (JSON, JSONPath, command lines, session files), FUZZ_SECONDS each"
 
 deps:
 	@scripts/install-deps.sh build
@@ -44,6 +46,10 @@ bench-repl: deps
 
 bench-replay: deps
 	Benchmarks/replay-vs-curl.sh
+
+bench-soak: deps
+	$(SWIFT) build -c release --static-swift-stdlib --product fathom
+	Benchmarks/soak.py .build/release/fathom 10000
 
 clean:
 	rm -rf .build .build-*

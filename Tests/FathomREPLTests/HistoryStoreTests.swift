@@ -25,4 +25,20 @@ import Testing
         #expect(HistoryStore.defaultPath(environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"]) == "/s/fathom/history")
         #expect(HistoryStore.defaultPath(environment: ["HOME": "/h"]) == "/h/.local/state/fathom/history")
     }
+
+    /// Entries are appended, and the file is compacted to the last `limit` when it doubles.
+    @Test func appendsAndCompactsAtTwiceTheLimit() throws {
+        let directory = NSTemporaryDirectory() + "fathom-history-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/history"
+        let store = HistoryStore(path: path, limit: 10)
+        func lines() throws -> Int { try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").count }
+        for index in 1...20 { store.add("get /\(index)") }
+        #expect(try lines() == 20, "appended, not rewritten")
+        store.add("get /21")
+        #expect(try lines() == 10, "compacted to the last 10")
+        store.add("get /22")
+        #expect(try lines() == 11)
+        #expect(HistoryStore(path: path, limit: 10).all == (13...22).map { "get /\($0)" })
+    }
 }
