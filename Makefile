@@ -30,10 +30,10 @@ test:
 	scripts/with-httpbin.sh $(SWIFT) test --skip-build --filter FathomEndToEndTests
 
 lint:
-	$(SWIFT) format lint --strict -r Sources Tests Benchmarks Package.swift
+	$(SWIFT) format lint --strict -r Sources Tests Benchmarks Fuzz/Sources Fuzz/Package.swift Package.swift
 
 format:
-	$(SWIFT) format format -i -r Sources Tests Benchmarks Package.swift
+	$(SWIFT) format format -i -r Sources Tests Benchmarks Fuzz/Sources Fuzz/Package.swift Package.swift
 
 bench-client: deps
 	Benchmarks/client-vs-curl.sh
@@ -50,6 +50,9 @@ bench-replay: deps
 bench-soak: deps
 	$(SWIFT) build -c release --static-swift-stdlib --product fathom
 	Benchmarks/soak.py .build/release/fathom 10000
+
+fuzz: deps
+	scripts/fuzz.sh
 
 clean:
 	rm -rf .build .build-*

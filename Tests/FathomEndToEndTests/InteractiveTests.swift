@@ -109,7 +109,9 @@ struct InteractiveTests {
 
     @Test func passwordIsReadWithoutEchoAndLongBodiesArePaged() throws {
         defer { try? FileManager.default.removeItem(atPath: state) }
-        let terminal = try start(environment: "PAGER='sed s/^/PAGED:/'")
+        let paged = NSTemporaryDirectory() + "fathom-paged-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: paged) }
+        let terminal = try start(environment: "PAGER='tee \(paged) | sed s/^/PAGED:/'")
         try terminal.waitFor("/>")
         try terminal.type("auth basic ada")
         try terminal.send("Enter")
@@ -123,6 +125,17 @@ struct InteractiveTests {
         try terminal.type("get /users per_page==25")
         try terminal.send("Enter")
         try terminal.waitFor("PAGED:")
+        // What the pager was handed is masked like everything else: the echo of the typed password.
+        try terminal.type("pager on")
+        try terminal.send("Enter")
+        try terminal.waitForPrompt()
+        try terminal.type("get /echo X-Echo:lovelace-typed")
+        try terminal.send("Enter")
+        try terminal.waitFor("PAGED:")
+        try terminal.waitForPrompt()
+        let handed = try String(contentsOfFile: paged, encoding: .utf8)
+        #expect(handed.contains("••••"))
+        #expect(!handed.contains("lovelace-typed"))
     }
 
     /// The real pager, in the terminal's foreground group: it pages down and quits on keys.

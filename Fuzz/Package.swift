@@ -1,0 +1,24 @@
+// swift-tools-version: 6.1
+// Fuzz targets for Fathom's parsers, built with libFuzzer and AddressSanitizer by `make fuzz`
+// (a package of its own, so the main build never carries the sanitizer flags).
+import PackageDescription
+
+let package = Package(
+    name: "FathomFuzz",
+    platforms: [.macOS(.v15)],
+    dependencies: [.package(path: "..")],
+    targets: [
+        .executableTarget(
+            name: "fuzz-json", dependencies: [.product(name: "FathomJSON", package: "main")], path: "Sources/fuzz-json"
+        ),
+        .executableTarget(
+            name: "fuzz-jsonpath", dependencies: [.product(name: "FathomJSON", package: "main")],
+            path: "Sources/fuzz-jsonpath"),
+        .executableTarget(
+            name: "fuzz-command", dependencies: [.product(name: "FathomREPL", package: "main")],
+            path: "Sources/fuzz-command"),
+        .executableTarget(
+            name: "fuzz-session", dependencies: [.product(name: "FathomREPL", package: "main")],
+            path: "Sources/fuzz-session"),
+    ]
+)

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# `make fuzz`: builds the fuzz targets in Fuzz/ with libFuzzer and AddressSanitizer, then runs
+# each for FUZZ_SECONDS (120 by default), seeded from the test corpora and Sessions/.
+#   FUZZ_SECONDS=600 scripts/fuzz.sh [TARGET…]     targets: json jsonpath command session
+# A crash leaves its input in .build-fuzz/crashes/TARGET/ (replay it with the target's binary and
+# the file) and makes the run fail; turn it into a regression test before fixing it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds=${FUZZ_SECONDS:-120}
+targets=("$@")
+[[ ${#targets[@]} -gt 0 ]] || targets=(json jsonpath command session)
+out=$PWD/.build-fuzz
+
+# SwiftPM links an executable's entry under another name; libFuzzer brings its own `main`, and
+# each target defines both, so either may win.
+(cd Fuzz && swift build --build-path "$out" -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library \
+    -Xlinker --allow-multiple-definition 2>&1 | grep -v "Cannot export local symbol" | tail -1)
+
+seeds=$out/seeds
+rm -rf "$seeds" && mkdir -p "$seeds"/{json,jsonpath,command,session}
+cp Tests/Corpora/jsontestsuite/*.json "$seeds/json/"
+python3 - "$seeds" <<'PY'
+import glob, json, os, sys
+seeds = sys.argv[1]
+cts = json.load(open("Tests/Corpora/jsonpath-cts/cts.json"))
+for index, case in enumerate(cts["tests"]):
+    open(f"{seeds}/jsonpath/{index:04}", "w").write(case["selector"])
+lines = []
+for name in glob.glob("Sessions/*.fathom") + glob.glob("Tests/FathomREPLTests/Snapshots/*.txt"):
+    for line in open(name, encoding="utf-8"):
+        line = line.rstrip("\n")
+        if name.endswith(".txt"):
+            if not line.startswith("» "): continue
+            line = line[2:]
+        if line.strip(): lines.append(line)
+for index, line in enumerate(dict.fromkeys(lines)):
+    open(f"{seeds}/command/{index:04}", "w").write(line)
+for name in glob.glob("Sessions/*.fathom"):
+    open(f"{seeds}/session/{os.path.basename(name)}", "w").write(open(name, encoding="utf-8").read())
+PY
+
+failed=0
+for target in "${targets[@]}"; do
+    mkdir -p "$out/corpus/$target" "$out/crashes/$target"
+    echo "== fuzz-$target for ${seconds} s ($(ls "$seeds/$target" | wc -l) seeds)"
+    if "$out/debug/fuzz-$target" -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+        -artifact_prefix="$out/crashes/$target/" -print_final_stats=1 \
+        "$out/corpus/$target" "$seeds/$target" >"$out/fuzz-$target.log" 2>&1; then
+        grep -E "stat::number_of_executed_units|stat::new_units_added" "$out/fuzz-$target.log" | tr '\n' ' '
+        echo "— no crash"
+    else
+        failed=1
+        grep -E "ERROR|SUMMARY|Test unit written" "$out/fuzz-$target.log" | head -5
+    fi
+done
+exit $failed
