@@ -73,4 +73,33 @@ import Testing
             !"\(error)".contains(Self.secret)
         }
     }
+
+    /// A body longer than the log shows is masked first, then cut: a secret across the cut is
+    /// masked whole, never half-shown.
+    @Test func aSecretAcrossTheCutIsMaskedWhole() async throws {
+        let capture = LogRecorder()
+        let redactor = Redactor()
+        redactor.addSecret(Self.secret)
+        let transport = MockTransport()
+        let filler = String(repeating: "a", count: WireLog.bodyLimit - 10)
+        transport.register("/", .data(Data((filler + Self.secret + filler).utf8), contentType: "text/plain"))
+        let client = NetworkClient(
+            configuration: .init(logger: capture.logger(), logDetail: .body, redactor: redactor), transport: transport)
+        _ = try await client.send(.get("http://api.test/long"))
+        #expect(!capture.text.contains("planted-se"), "no part of the secret before the cut")
+        #expect(capture.text.contains("aaaa•"), "masked, then cut")
+        #expect(!capture.text.contains("\u{FFFD}"), "cut between characters")
+    }
+
+    @Test func bytesAreMaskedBeforeTheyAreLaidOut() {
+        let redactor = Redactor()
+        redactor.addSecret(Self.secret)
+        var bytes = Data([0, 1, 2, 0xFF])
+        bytes.append(Data(Self.secret.utf8))
+        bytes.append(contentsOf: [0xFE, 0])
+        let masked = redactor.redact(bytes: bytes)
+        #expect(masked.range(of: Data(Self.secret.utf8)) == nil)
+        #expect(masked.prefix(4) == Data([0, 1, 2, 0xFF]), "the bytes around it are kept")
+        #expect(masked.suffix(2) == Data([0xFE, 0]))
+    }
 }

@@ -168,3 +168,64 @@ import Testing
         #expect(transport.requests.isEmpty)
     }
 }
+
+/// Bad input the language must refuse at its column rather than trap on, and output it must cut.
+@Suite struct HostileInputTests {
+    @Test(arguments: [
+        "timeout 99999999999999999999s", "timeout 9223372036854775807ms", "expect time < 99999999999999999999ms",
+    ])
+    func numbersOutOfRangeAreColumnErrors(line: String) {
+        let error = parseError(line)
+        #expect(error?.message.hasSuffix("is out of range") == true, "\(String(describing: error))")
+        #expect(error?.column != nil)
+    }
+
+    @Test func aMegabyteLineIsQuotedInPart() {
+        let word = String(repeating: "y", count: 1 << 20)
+        let line = ErrorRenderer().line(Failure(.command(parseError("get /x \(word)")!)))
+        #expect(line.count < 300)
+        #expect(line.contains("(1048576 characters)"))
+    }
+
+    /// A small body that prints huge (deep nesting) is cut on screen and written whole to a file.
+    @Test func aBodyThatPrintsHugeIsCutAndWrittenWhole() async throws {
+        let deep =
+            String(repeating: "[", count: 400) + Array(repeating: "1", count: 20_000).joined(separator: ",")
+            + String(repeating: "]", count: 400)
+        let transport = MockTransport()
+        transport.register("/deep", .json(deep))
+        let executor = Executor(
+            options: .init(environmentPaths: [], dotEnvPath: nil, environment: [:], transport: transport))
+        _ = await executor.run("base http://api.test")
+        let result = await executor.run("get /deep")
+        let text = OutputRenderer(palette: Palette(enabled: false), redactor: executor.redactor)
+            .render(try #require(result.outputs.first)).text
+        #expect(text.utf8.count < ResponseRenderer.displayLimit + 4096)
+        #expect(text.contains("cut at 4 MiB of output: `show #1 > FILE` writes it whole"))
+        let file = NSTemporaryDirectory() + "fathom-deep-\(UUID().uuidString).json"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let saved = await executor.run("show #1 > \(file)")
+        #expect(saved.outcome == .succeeded)
+        let written = try Data(contentsOf: URL(fileURLWithPath: file))
+        #expect(written.count > 12 << 20, "every line of the indentation, past the 4 MiB shown")
+        #expect(written.suffix(2) == Data("]\n".utf8))
+    }
+
+    @Test func aHexViewMasksASecretAcrossRows() async throws {
+        let transport = MockTransport()
+        // 14 bytes before the secret put it across the first row's end.
+        transport.register(
+            "/bin", .data(Data("..............hex-s3cr3t-value....".utf8), contentType: "application/octet-stream"))
+        let executor = Executor(
+            options: .init(environmentPaths: [], dotEnvPath: nil, environment: [:], transport: transport))
+        for line in ["base http://api.test", "secret s = hex-s3cr3t-value", "decoder hex"] {
+            _ = await executor.run(line)
+        }
+        let result = await executor.run("get /bin")
+        let text = OutputRenderer(palette: Palette(enabled: false), redactor: executor.redactor)
+            .render(try #require(result.outputs.first)).text
+        #expect(!text.contains("hex-s"))
+        #expect(!text.contains("3cr3t"))
+        #expect(!text.contains("68 65 78 2d 73"), "not in the hex column either")
+    }
+}

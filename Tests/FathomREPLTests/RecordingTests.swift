@@ -50,4 +50,20 @@ import Testing
         try Data("not json".utf8).write(to: URL(fileURLWithPath: path))
         #expect(throws: CommandError.self) { try Recording.load(path) }
     }
+
+    /// A binary body is masked before it is stored as base64, where no later mask could see it.
+    @Test func aBinaryBodyIsMaskedBeforeItIsEncoded() {
+        let redactor = Redactor()
+        redactor.addSecret("bin-s3cr3t-value")
+        var data = Data([0, 0xFF, 0x10])
+        data.append(Data("bin-s3cr3t-value".utf8))
+        guard
+            case .binary(let stored) = Recording.body(data, contentType: "application/octet-stream", redactor: redactor)
+        else {
+            Issue.record("expected a binary body")
+            return
+        }
+        #expect(stored.range(of: Data("bin-s3cr3t-value".utf8)) == nil)
+        #expect(!stored.base64EncodedString().contains(Data("bin-s3cr3t-value".utf8).base64EncodedString()))
+    }
 }

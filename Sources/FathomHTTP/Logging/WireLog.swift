@@ -67,7 +67,10 @@ struct WireLog {
     /// Masked, then cut: a secret that straddles the cut is masked whole, never half-shown.
     private func text(_ data: Data) -> String {
         let masked = redactor.redact(bytes: data)
-        let suffix = masked.count > Self.bodyLimit ? "… (\(data.count) bytes)" : ""
-        return String(decoding: masked.prefix(Self.bodyLimit), as: UTF8.self) + suffix
+        guard masked.count > Self.bodyLimit else { return String(decoding: masked, as: UTF8.self) }
+        // Cut between characters: back off past UTF-8 continuation bytes (a mask is multi-byte).
+        var end = masked.startIndex + Self.bodyLimit
+        while end > masked.startIndex, masked[end] & 0xC0 == 0x80 { end -= 1 }
+        return String(decoding: masked[..<end], as: UTF8.self) + "… (\(data.count) bytes)"
     }
 }
