@@ -8,17 +8,19 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [.package(path: "..")],
     targets: [
+        .target(name: "FuzzDriver", path: "Sources/FuzzDriver"),
         .executableTarget(
-            name: "fuzz-json", dependencies: [.product(name: "FathomJSON", package: "main")], path: "Sources/fuzz-json"
+            name: "fuzz-json", dependencies: ["FuzzDriver", .product(name: "FathomJSON", package: "main")],
+            path: "Sources/fuzz-json"
         ),
         .executableTarget(
-            name: "fuzz-jsonpath", dependencies: [.product(name: "FathomJSON", package: "main")],
+            name: "fuzz-jsonpath", dependencies: ["FuzzDriver", .product(name: "FathomJSON", package: "main")],
             path: "Sources/fuzz-jsonpath"),
         .executableTarget(
-            name: "fuzz-command", dependencies: [.product(name: "FathomREPL", package: "main")],
+            name: "fuzz-command", dependencies: ["FuzzDriver", .product(name: "FathomREPL", package: "main")],
             path: "Sources/fuzz-command"),
         .executableTarget(
-            name: "fuzz-session", dependencies: [.product(name: "FathomREPL", package: "main")],
+            name: "fuzz-session", dependencies: ["FuzzDriver", .product(name: "FathomREPL", package: "main")],
             path: "Sources/fuzz-session"),
     ]
 )

@@ -1,4 +1,5 @@
 @_spi(Fuzzing) import FathomREPL
+import FuzzDriver
 
 /// libFuzzer: any text as lines typed at the prompt, through the line assembler, the command
 /// parser and the error renderer.
@@ -8,17 +9,7 @@ public func fuzzCommand(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     return 0
 }
 
-/// SwiftPM links an executable's entry as `fuzz_command_main`: it hands the callback to libFuzzer's driver.
 @_cdecl("fuzz_command_main")
 public func fuzzCommandMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    var count = argc
-    var arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = argv
-    return LLVMFuzzerRunDriver(&count, &arguments, fuzzCommand)
+    runFuzzer(argc, argv, fuzzCommand)
 }
-
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
-) -> CInt

@@ -1,5 +1,6 @@
 import FathomJSON
 import Foundation
+import FuzzDriver
 
 /// libFuzzer: any bytes through the tree parser and the streaming formatter. A document one
 /// accepts the other must accept, and printing it compactly must parse back to the same value.
@@ -21,17 +22,7 @@ public func fuzzJSON(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     return 0
 }
 
-/// SwiftPM links an executable's entry as `fuzz_json_main`: it hands the callback to libFuzzer's driver.
 @_cdecl("fuzz_json_main")
 public func fuzzJSONMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    var count = argc
-    var arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = argv
-    return LLVMFuzzerRunDriver(&count, &arguments, fuzzJSON)
+    runFuzzer(argc, argv, fuzzJSON)
 }
-
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
-) -> CInt

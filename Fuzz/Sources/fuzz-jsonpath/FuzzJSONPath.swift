@@ -1,5 +1,6 @@
 import FathomJSON
 import Foundation
+import FuzzDriver
 
 let document = try! JSON(
     parsing: #"{"a":[1,2,{"b":"c","d":[true,null,3.5]}],"e":{"f":"g","h":[]},"i":-0,"j":"k\u00e9"}"#)
@@ -14,17 +15,7 @@ public func fuzzJSONPath(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     return 0
 }
 
-/// SwiftPM links an executable's entry as `fuzz_jsonpath_main`: it hands the callback to libFuzzer's driver.
 @_cdecl("fuzz_jsonpath_main")
 public func fuzzJSONPathMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    var count = argc
-    var arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = argv
-    return LLVMFuzzerRunDriver(&count, &arguments, fuzzJSONPath)
+    runFuzzer(argc, argv, fuzzJSONPath)
 }
-
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
-) -> CInt

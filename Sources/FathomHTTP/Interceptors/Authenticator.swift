@@ -46,7 +46,7 @@ public struct ClosureAuthenticator: Authenticator {
 /// again after a 401 — the shape of OAuth 2 client credentials and most login APIs.
 public final class BearerTokenAuthenticator: Authenticator {
     private let fetch: @Sendable () async throws -> String
-    private let cache = TokenCache()
+    private let cache = CredentialCache<String>()
 
     /// - Parameter fetchToken: Gets a new token; called on first use and after each 401.
     public init(fetchToken: @escaping @Sendable () async throws -> String) {
@@ -54,35 +54,17 @@ public final class BearerTokenAuthenticator: Authenticator {
     }
 
     public func authorize(_ request: inout PreparedRequest) async throws {
-        let token = try await cache.token(orFetch: fetch)
+        let token = try await cache.value(orFetch: fetch)
         request.headers.replace(.authorization, with: "Bearer \(token)")
     }
 
     public func authenticate() async throws {
         await cache.clear()
-        _ = try await cache.token(orFetch: fetch)
+        _ = try await cache.value(orFetch: fetch)
     }
 
     /// Forgets the cached token.
     public func reset() async { await cache.clear() }
-
-    private actor TokenCache {
-        var token: String?
-        var pending: Task<String, any Error>?
-
-        func token(orFetch fetch: @escaping @Sendable () async throws -> String) async throws -> String {
-            if let token { return token }
-            if let pending { return try await pending.value }
-            let task = Task { try await fetch() }
-            pending = task
-            defer { pending = nil }
-            let value = try await task.value
-            token = value
-            return value
-        }
-
-        func clear() { token = nil }
-    }
 }
 
 extension Authenticator where Self == ClosureAuthenticator {

@@ -30,7 +30,7 @@ public final class OAuth2ClientCredentials: Authenticator {
     public let expiryMargin: Duration
     private let clientSecret: String
     private let client: NetworkClient
-    private let cache = Cache()
+    private let cache = CredentialCache<Token> { token in token.expires.map { $0 > .now } ?? true }
 
     /// - Parameters:
     ///   - tokenURL: The token endpoint, absolute or relative to the client's base URL.
@@ -54,13 +54,13 @@ public final class OAuth2ClientCredentials: Authenticator {
     }
 
     public func authorize(_ request: inout PreparedRequest) async throws {
-        let token = try await cache.token(orFetch: fetch)
+        let token = try await cache.value(orFetch: fetch)
         request.headers.replace(.authorization, with: "Bearer \(token.value)")
     }
 
     public func authenticate() async throws {
         await cache.clear()
-        _ = try await cache.token(orFetch: fetch)
+        _ = try await cache.value(orFetch: fetch)
     }
 
     /// The cached token, if one is good now.
@@ -100,28 +100,5 @@ public final class OAuth2ClientCredentials: Authenticator {
             return ContinuousClock.now + .milliseconds(Int64(seconds * 1000)) - expiryMargin
         }
         return Token(value: value, expires: expires)
-    }
-
-    private actor Cache {
-        var token: Token?
-        var pending: Task<Token, any Error>?
-
-        var current: Token? {
-            guard let token, token.expires.map({ $0 > .now }) ?? true else { return nil }
-            return token
-        }
-
-        func token(orFetch fetch: @escaping @Sendable () async throws -> Token) async throws -> Token {
-            if let current { return current }
-            if let pending { return try await pending.value }
-            let task = Task { try await fetch() }
-            pending = task
-            defer { pending = nil }
-            let value = try await task.value
-            token = value
-            return value
-        }
-
-        func clear() { token = nil }
     }
 }
