@@ -229,3 +229,24 @@ import Testing
         #expect(!text.contains("68 65 78 2d 73"), "not in the hex column either")
     }
 }
+
+extension HostileInputTests {
+    @Test func inspectingAValueThatPrintsHugeIsCut() async throws {
+        let deep =
+            String(repeating: "[", count: 400) + Array(repeating: "1", count: 20_000).joined(separator: ",")
+            + String(repeating: "]", count: 400)
+        let transport = MockTransport()
+        transport.register("/deep", .json(#"{"a":\#(deep)}"#))
+        let executor = Executor(
+            options: .init(environmentPaths: [], dotEnvPath: nil, environment: [:], transport: transport))
+        _ = await executor.run("base http://api.test")
+        _ = await executor.run("get /deep")
+        let result = await executor.run("inspect $.a")
+        let text = OutputRenderer(palette: Palette(enabled: false), redactor: executor.redactor)
+            .render(try #require(result.outputs.first)).text
+        #expect(text.utf8.count < ResponseRenderer.displayLimit + 4096)
+        #expect(text.contains("… cut at 4 MiB of output"))
+        let small = await executor.run("inspect $.a[0][0][0]")
+        #expect(small.outcome == .succeeded)
+    }
+}

@@ -52,12 +52,7 @@ struct OutputRenderer: Sendable {
             guard !inspection.nodes.isEmpty else {
                 return (palette.dim("no match for \(inspection.expression) in #\(inspection.number)"), false)
             }
-            var text = ""
-            for node in inspection.nodes {
-                if inspection.showPaths { text += palette.cyan(node.path.description) + "\n" }
-                text += node.value.formatted(palette.json)
-            }
-            return (text, true)
+            return (self.inspection(inspection), true)
         case .diff(let diff): return (self.diff(diff), true)
         case .expectation(let expectation): return (palette.green("✓ ") + expectation.line, false)
         case .capture(let capture):
@@ -90,6 +85,28 @@ struct OutputRenderer: Sendable {
             text += "\n" + palette.dim("<\(path), \(ByteCount.format(length))>") + "\n"
         case nil:
             break
+        }
+        return text
+    }
+
+    /// The values a JSONPath selected, pretty-printed up to the display limit: each value goes
+    /// through the streaming formatter from its compact form, so a value that prints huge (deep
+    /// nesting) costs the limit, not its output.
+    private func inspection(_ inspection: Inspection) -> String {
+        let limit = ResponseRenderer.displayLimit
+        var text = ""
+        for node in inspection.nodes {
+            if inspection.showPaths { text += palette.cyan(node.path.description) + "\n" }
+            let compact = Data(node.value.formatted(.compactText).utf8)
+            let room = max(0, limit - text.utf8.count)
+            let (formatted, complete) =
+                (try? JSONFormatter.formatted(compact, as: palette.json, limit: room))
+                ?? (String(decoding: compact, as: UTF8.self) + "\n", true)
+            text += formatted
+            if !complete {
+                let how = "narrow the expression, or `show #\(inspection.number) > FILE` for the whole body"
+                return text + palette.dim("… cut at \(ByteCount.format(limit)) of output: \(how)")
+            }
         }
         return text
     }
