@@ -250,3 +250,30 @@ extension HostileInputTests {
         #expect(small.outcome == .succeeded)
     }
 }
+
+/// `load`: a file's lines run in this session, each shown as it runs.
+@Suite struct LoadTests {
+    @Test func aLoadedFileRunsLineByLineAndSaysHowItWent() async throws {
+        let directory = NSTemporaryDirectory() + "fathom-load-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "set who = inner\nget /inner\n".write(
+            toFile: directory + "/inner.fathom", atomically: true, encoding: .utf8)
+        try "base http://api.test\nload \(directory)/inner.fathom\nget /outer\nexpect status 404\n"
+            .write(toFile: directory + "/outer.fathom", atomically: true, encoding: .utf8)
+        try "load \(directory)/self.fathom\n".write(
+            toFile: directory + "/self.fathom", atomically: true, encoding: .utf8)
+        let transport = MockTransport()
+        transport.register("/", .json(#"{"ok":true}"#))
+        let session = Transcript(transport: transport)
+        let outcomes = await session.run("load \(directory)/outer.fathom\nvars\nload \(directory)/self.fathom")
+        #expect(transport.requests.map(\.url.path) == ["/inner", "/outer"])
+        let text = session.text
+        #expect(text.contains("loaded \(directory)/inner.fathom: 2 lines"))
+        #expect(text.contains("\(directory)/outer.fathom:4: ✗ expect status 404 — expected 404, got 200 OK"))
+        #expect(text.contains("loaded \(directory)/outer.fathom: 1 of 4 lines failed"))
+        #expect(text.contains("who = inner"), "the loaded file's variables are this session's")
+        #expect(text.contains("load is nested more than 8 deep"))
+        #expect(outcomes == [.failed, .succeeded, .failed])
+    }
+}

@@ -37,7 +37,7 @@ struct Transcript {
             printer.print(result.outputs)
             if let followUp = result.followUp {
                 outcomes.append(
-                    await REPL.perform(followUp, options: executor.options, printer: printer, colors: false))
+                    await REPL.perform(followUp, executor: executor, printer: printer, colors: false))
             } else {
                 outcomes.append(result.outcome)
             }

@@ -1,5 +1,6 @@
 /// `load FILE`: runs a session file's lines in this session. The file is read and checked whole
-/// first, so a broken file runs nothing.
+/// first, so a broken file runs nothing; its lines are run by the loop (``FollowUp/load(_:)``),
+/// each shown as it runs.
 struct LoadCommand: SingleCommand, Equatable {
     static let spec = CommandSpec(
         name: "load", synopsis: "load FILE", summary: "run a session file's lines in this session",
@@ -15,32 +16,26 @@ struct LoadCommand: SingleCommand, Equatable {
     }
 
     func run(in executor: isolated Executor) async throws -> CommandResult {
-        guard executor.loadDepth < Self.depthLimit else {
-            throw CommandError("load is nested more than \(Self.depthLimit) deep", hint: "does a file load itself?")
-        }
         let path = Executor.expandTilde(try executor.session.variables.expand(file))
-        let sessionFile: SessionFile
         do {
-            sessionFile = try SessionFile.read(path)
+            // Read and checked whole first: a broken file runs nothing.
+            return CommandResult(.succeeded, [], followUp: .load(try SessionFile.read(path)))
         } catch {
             throw CommandError("cannot load \(error.description)", hint: "nothing in it was run")
         }
-        executor.loadDepth += 1
-        defer { executor.loadDepth -= 1 }
-        var outputs: [Output] = []
-        var failures = 0
-        for entry in sessionFile.entries {
-            let result = await executor.run(entry.command, text: entry.text, location: "\(path):\(entry.line)")
-            outputs += result.outputs
-            if result.outcome == .exit { break }
-            if result.outcome == .failed { failures += 1 }
-        }
-        let count = sessionFile.entries.count
-        guard failures > 0 else {
-            outputs.append(.notice(.aside("loaded \(path): \(count) line\(count == 1 ? "" : "s")")))
-            return CommandResult(.succeeded, outputs)
-        }
-        outputs.append(.failure(Failure(.summary("loaded \(path): \(failures) of \(count) lines failed"))))
-        return CommandResult(.failed, outputs)
     }
+
+    /// What the loop says when a file's lines have run.
+    static func summary(of file: SessionFile, failures: Int) -> (Executor.Outcome, Output) {
+        let count = file.entries.count
+        guard failures > 0 else {
+            return (.succeeded, .notice(.aside("loaded \(file.path): \(count) line\(count == 1 ? "" : "s")")))
+        }
+        return (.failed, .failure(Failure(.summary("loaded \(file.path): \(failures) of \(count) lines failed"))))
+    }
+
+    /// The error when files load each other deeper than ``depthLimit``.
+    static let tooDeep = Output.failure(
+        Failure(.command(CommandError("load is nested more than \(depthLimit) deep", hint: "does a file load itself?")))
+    )
 }

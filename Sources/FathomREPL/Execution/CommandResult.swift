@@ -29,4 +29,7 @@ struct CommandResult: Sendable {
 enum FollowUp: Sendable {
     /// Replay files in fresh sessions and report here, as `fathom replay` does.
     case replay(files: [String], compare: Bool, variables: [(name: String, value: String)])
+    /// Run a session file's lines in this session, one by one, each shown as it runs (a long file
+    /// never waits in memory for its end).
+    case load(SessionFile)
 }

@@ -65,8 +65,6 @@ public actor Executor {
     var parsedBody: (number: Int, json: JSON)?
     /// Variables given from outside (``define(_:_:)``): a `replay` at the prompt passes them on.
     var externalVariables: [(name: String, value: String)] = []
-    /// How deep `load` is nested.
-    var loadDepth = 0
     /// Whether the wire log could be written.
     let wireLogHealth = WireLogHealth()
 

@@ -158,17 +158,15 @@ public struct ReplayRunner: Sendable {
             return block.passed
         }
 
-        for entry in file.entries {
+        /// One line of `path` (the file, or a file it loads), and whether to go on after it.
+        func process(_ entry: SessionFile.Entry, in path: String, depth: Int) async -> Next {
             if entry.command.sendsRequest {
-                if !(await finish(current)), options.failFast {
-                    stop = true
-                    return report
-                }
+                if !(await finish(current)), options.failFast { return .stop }
                 requestCount += 1
                 current = RequestReport(name: "", line: entry.line, isSetup: false)
                 current.ordinal = requestCount
             }
-            let result = await executor.run(entry.command, text: entry.text, location: "\(file.path):\(entry.line)")
+            let result = await executor.run(entry.command, text: entry.text, location: "\(path):\(entry.line)")
             if options.format == .json { printer.print(result.outputs) }
             for case .response(let response) in result.outputs {
                 current.name = "\(response.response.request.method) \(response.shownPath)"
@@ -180,19 +178,57 @@ public struct ReplayRunner: Sendable {
                 current.expectations += 1
                 if !expectation.result.passed { current.failedExpectations += 1 }
             }
-            if result.outcome == .failed {
+            var failures = result.outcome == .failed ? failureLines(result.outputs, redactor: executor.redactor) : []
+            if result.outcome == .failed, failures.isEmpty { failures = ["\(path):\(entry.line): failed"] }
+            switch result.followUp {
+            case .load(let loaded)?:
+                // A file this one loads runs here, line by line, in the same session and report.
+                guard depth < LoadCommand.depthLimit else {
+                    failures += failureLines([LoadCommand.tooDeep])
+                    break
+                }
+                for nested in loaded.entries {
+                    let next = await process(nested, in: loaded.path, depth: depth + 1)
+                    // `exit` in a loaded file ends that file, as at the prompt.
+                    if next == .stop { return .stop }
+                    if next == .exit { break }
+                }
+            case .replay?:
+                failures.append(
+                    "\(path):\(entry.line): a replay inside a replayed file is not run — name the files on the command line"
+                )
+            case nil:
+                break
+            }
+            if !failures.isEmpty {
                 if current.name.isEmpty, !current.isSetup {
                     // The line as written names the request; masked, as everything printed.
                     let firstLine = entry.text.split(separator: "\n").first.map(String.init) ?? entry.text
                     current.name = executor.redactor.redact(firstLine)
                 }
-                let failures = failureLines(result.outputs, redactor: executor.redactor)
-                current.failures += failures.isEmpty ? ["\(file.path):\(entry.line): failed"] : failures
+                current.failures += failures
             }
-            if result.outcome == .exit { break }
+            return result.outcome == .exit ? .exit : .next
+        }
+
+        for entry in file.entries {
+            let next = await process(entry, in: file.path, depth: 0)
+            if next == .stop {
+                stop = true
+                return report
+            }
+            if next == .exit { break }
         }
         if !(await finish(current)), options.failFast { stop = true }
         return report
+    }
+
+    /// What comes after a replayed line.
+    private enum Next {
+        case next
+        case exit
+        /// `--fail-fast` and a request failed.
+        case stop
     }
 
     /// The failures among `outputs` (failed expectations too) as plain, masked lines.

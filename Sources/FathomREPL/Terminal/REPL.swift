@@ -105,12 +105,13 @@ public final class REPL: Sendable {
         printer.print(result.outputs, pager: await executor.pagerMode)
         if interactive { await executor.updateSnapshot(after: result) }
         guard let followUp = result.followUp else { return result.outcome }
-        return await Self.perform(followUp, options: executor.options, printer: printer, colors: palette.enabled)
+        return await Self.perform(followUp, executor: executor, printer: printer, colors: palette.enabled)
     }
 
-    /// Does what a command handed back: a replay in fresh sessions, reported through `printer`.
+    /// Does what a command handed back: a replay in fresh sessions, or a file's lines in this
+    /// session, each printed as it runs. `depth` counts files loading files.
     static func perform(
-        _ followUp: FollowUp, options executorOptions: Executor.Options, printer: OutputPrinter, colors: Bool
+        _ followUp: FollowUp, executor: Executor, printer: OutputPrinter, colors: Bool, depth: Int = 0
     ) async -> Executor.Outcome {
         switch followUp {
         case .replay(let files, let compare, let variables):
@@ -118,11 +119,31 @@ public final class REPL: Sendable {
             options.compare = compare
             options.colors = colors
             options.format = printer.format
-            options.executor = executorOptions
+            options.executor = executor.options
             options.variables = variables
             let status = await ReplayRunner(options: options, output: printer.console, prompter: printer.console)
                 .run(files: files)
             return status == 0 ? .succeeded : .failed
+        case .load(let file):
+            guard depth < LoadCommand.depthLimit else {
+                printer.print(LoadCommand.tooDeep)
+                return .failed
+            }
+            var failures = 0
+            for entry in file.entries {
+                let result = await executor.run(entry.command, text: entry.text, location: "\(file.path):\(entry.line)")
+                printer.print(result.outputs, pager: await executor.pagerMode)
+                var outcome = result.outcome
+                if let nested = result.followUp {
+                    outcome = await perform(
+                        nested, executor: executor, printer: printer, colors: colors, depth: depth + 1)
+                }
+                if outcome == .exit { break }
+                if outcome == .failed { failures += 1 }
+            }
+            let (outcome, summary) = LoadCommand.summary(of: file, failures: failures)
+            printer.print(summary)
+            return outcome
         }
     }
 
