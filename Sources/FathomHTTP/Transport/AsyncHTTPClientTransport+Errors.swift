@@ -101,7 +101,7 @@ extension AsyncHTTPClientTransport {
             return .connectionClosed("the body from \(url.authority) did not match its Content-Length")
         case .contentLengthMissing:
             return .transport("\(url.authority) sent a response without a length where one is required")
-        case .identityCodingIncorrectlyPresent, .chunkedSpecifiedMultipleTimes, .incompatibleHeaders:
+        case .identityCodingIncorrectlyPresent:
             return .transport("\(url.authority) sent a response whose framing headers contradict each other")
         case .writeTimeout:
             return .timeout(.total, after: timeout)

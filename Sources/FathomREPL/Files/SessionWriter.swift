@@ -116,7 +116,7 @@ struct SessionWriter {
     /// JSON member whose value is `value`, made a variable name.
     static func fieldName(holding value: String, in line: String) -> String? {
         guard let range = line.range(of: value) else { return nil }
-        var before = line[..<range.lowerBound]
+        let before = line[..<range.lowerBound]
         // `"name": "value"`: past the quote, the colon and the blanks to the key.
         if before.hasSuffix("\"") {
             let trimmed = before.dropLast().reversed().drop { $0 == " " || $0 == "\t" }
