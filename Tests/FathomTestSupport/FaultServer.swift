@@ -23,7 +23,7 @@ public final class FaultServer: Sendable {
     public let port: Int
     private let listener: Int32
     private let script: @Sendable (_ path: String, _ head: String) -> Action
-    private let recorded = Mutex<[String]>([])
+    private let recorded = Mutex<[(head: String, body: Data)]>([])
     private let stopped = Atomic<Bool>(false)
 
     /// - Parameter script: What to do for a request, from its path and its whole head.
@@ -60,7 +60,10 @@ public final class FaultServer: Sendable {
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 
     /// The request heads received, oldest first.
-    public var requests: [String] { recorded.withLock { $0 } }
+    public var requests: [String] { recorded.withLock { $0.map(\.head) } }
+
+    /// The request bodies received, in the order of ``requests``.
+    public var bodies: [Data] { recorded.withLock { $0.map(\.body) } }
 
     public func stop() {
         guard !stopped.exchange(true, ordering: .relaxed) else { return }
@@ -83,9 +86,9 @@ public final class FaultServer: Sendable {
     private func serve(_ connection: Int32) {
         defer { close(connection) }
         var buffer = Data()
-        while let (head, rest) = Self.readRequest(connection, buffered: buffer) {
+        while let (head, body, rest) = Self.readRequest(connection, buffered: buffer) {
             buffer = rest
-            recorded.withLock { $0.append(head) }
+            recorded.withLock { $0.append((head, body)) }
             let path = head.split(separator: " ", maxSplits: 2).dropFirst().first.map(String.init) ?? "/"
             switch script(path, head) {
             case .write(let data, let keepAlive):
@@ -113,8 +116,9 @@ public final class FaultServer: Sendable {
         }
     }
 
-    /// One request's head (and its body, dropped) from `connection`; `nil` when the client closed.
-    private static func readRequest(_ connection: Int32, buffered: Data) -> (String, Data)? {
+    /// One request's head and body (by `Content-Length`, or chunked) from `connection`, and what
+    /// was read past it; `nil` when the client closed.
+    private static func readRequest(_ connection: Int32, buffered: Data) -> (String, Data, Data)? {
         var data = buffered
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
@@ -124,17 +128,35 @@ public final class FaultServer: Sendable {
                 let length =
                     head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
                     .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
-                while rest.count < length {
+                let chunked = head.lowercased().contains("transfer-encoding: chunked")
+                // A chunked body ends with a zero-size chunk.
+                while chunked ? rest.range(of: Data("0\r\n\r\n".utf8)) == nil : rest.count < length {
                     let count = recv(connection, &chunk, chunk.count, 0)
                     guard count > 0 else { return nil }
                     rest.append(contentsOf: chunk[..<count])
                 }
-                return (head, Data(rest.dropFirst(length)))
+                if chunked, let end = rest.range(of: Data("0\r\n\r\n".utf8)) {
+                    return (head, Self.dechunk(Data(rest[..<end.upperBound])), Data(rest[end.upperBound...]))
+                }
+                return (head, Data(rest.prefix(length)), Data(rest.dropFirst(length)))
             }
             let count = recv(connection, &chunk, chunk.count, 0)
             guard count > 0 else { return nil }
             data.append(contentsOf: chunk[..<count])
         }
+    }
+
+    private static func dechunk(_ data: Data) -> Data {
+        var body = Data()
+        var rest = data[...]
+        while let line = rest.range(of: Data("\r\n".utf8)),
+            let size = Int(String(decoding: rest[..<line.lowerBound], as: UTF8.self), radix: 16), size > 0
+        {
+            let start = line.upperBound
+            body.append(rest[start..<min(start + size, rest.endIndex)])
+            rest = rest[min(start + size + 2, rest.endIndex)...]
+        }
+        return body
     }
 
     private static func send(_ data: Data, on connection: Int32) -> Bool {

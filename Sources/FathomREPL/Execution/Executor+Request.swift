@@ -99,6 +99,8 @@ extension Executor {
                 return .json(Data(text.utf8))
             }
             return .data(Data(text.utf8), contentType: MediaType.plainText)
+        case .raw(let text):
+            return .data(Data(text.utf8), contentType: nil)
         case .file(let template):
             let path = Self.expandTilde(try variables.expand(template))
             return .file(path: path, contentType: MediaType.guess(forPath: path))
@@ -258,6 +260,7 @@ extension BodySpec: CustomStringConvertible {
     var description: String {
         switch self {
         case .none: "no body"
+        case .raw(let text): text
         case .text(let text): text
         case .file(let path): "@\(path)"
         case .form(let fields): "form " + fields.map { "\($0.name)=\($0.value)" }.joined(separator: " ")

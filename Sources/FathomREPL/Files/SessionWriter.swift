@@ -155,6 +155,9 @@ struct SessionWriter {
             case "oauth2": return "client_secret"
             default: return "credential"
             }
+        case "curl":
+            if line.contains("--oauth2-bearer") { return "token" }
+            return line.contains(" -u") || line.contains("--user") ? "password" : "secret"
         case "header", "default":
             let rest = line.drop { $0 != " " }.drop { $0 == " " }
             let afterHeader = command == "default" ? rest.drop { $0 != " " }.drop { $0 == " " } : rest

@@ -4,6 +4,8 @@ struct LineAssembler: Sendable {
     private var lines: [String] = []
     private var heredocEnd: String?
     private var depth = 0
+    /// A pasted curl command going on over lines ending in `\` (bash) or `^` (Windows `cmd`).
+    private var continuingCurl = false
 
     init() {}
 
@@ -16,6 +18,14 @@ struct LineAssembler: Sendable {
             lines.append(line)
             guard line.trimmingTrailingBlanks == end else { return nil }
             return finish()
+        }
+        if continuingCurl || (lines.isEmpty && line.trimmingLeadingBlanks.lowercased().hasPrefix("curl ")) {
+            lines.append(line)
+            let end = line.trimmingTrailingBlanks
+            // Goes on after `\` or `^`, or while a quote is open (a JSON body over lines).
+            continuingCurl =
+                end.hasSuffix("\\") || end.hasSuffix("^") || Self.hasOpenQuote(lines.joined(separator: "\n"))
+            return continuingCurl ? nil : finish()
         }
         if lines.isEmpty {
             let trimmed = line.trimmingLeadingBlanks
@@ -41,6 +51,7 @@ struct LineAssembler: Sendable {
         lines = []
         heredocEnd = nil
         depth = 0
+        continuingCurl = false
     }
 
     /// The half-read entry, for end of input: it runs as it is and fails with a clear error.
@@ -53,6 +64,25 @@ struct LineAssembler: Sendable {
         let entry = lines.joined(separator: "\n")
         cancel()
         return entry
+    }
+
+    /// Whether a shell quote is still open at the end of `text`.
+    static func hasOpenQuote(_ text: String) -> Bool {
+        var quote: Character?
+        var escaped = false
+        for character in text {
+            if escaped {
+                escaped = false
+                continue
+            }
+            switch (quote, character) {
+            case (nil, "\\"), ("\"", "\\"): escaped = true
+            case (nil, "'"), (nil, "\""): quote = character
+            case ("'", "'"), ("\"", "\""): quote = nil
+            default: break
+            }
+        }
+        return quote != nil
     }
 
     /// Opening minus closing brackets outside JSON strings. Strings do not span lines in JSON.

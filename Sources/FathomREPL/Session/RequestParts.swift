@@ -20,6 +20,9 @@ enum BodySpec: Equatable, Sendable {
     case text(String)
     /// A file read when the request is sent.
     case file(String)
+    /// Text sent exactly as written: no `{{variables}}`, no JSON check, no content type of its own
+    /// (a body from a curl line, whose headers say what it is).
+    case raw(String)
     case form([Field])
     case json([RequestItem])
     case multipart([RequestItem])

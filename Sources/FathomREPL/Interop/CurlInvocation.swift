@@ -1,0 +1,332 @@
+import FathomHTTP
+import Foundation
+
+/// A `curl` command line read as curl reads its options, into what Fathom sends: the request,
+/// the settings it implies, and the flags that only shape curl's own output.
+struct CurlInvocation: Equatable, Sendable {
+    enum Body: Equatable, Sendable {
+        case none
+        /// Text as it goes on the wire (data joined with `&`, `--json` parts joined).
+        case text(String)
+        /// A file sent as its bytes (`--data-binary @file`, `-T file`).
+        case file(String)
+        /// `-F` parts: `name=value` fields and `name=@path` files.
+        case multipart([RequestItem])
+    }
+
+    var method: HTTPMethod = .get
+    var url = ""
+    var headers: [(name: String, value: String)] = []
+    var body: Body = .none
+    /// `-u USER[:PASS]`.
+    var user: (name: String, password: String?)?
+    var bearer: String?
+    var insecure = false
+    /// `nil` does not follow redirects (curl's default); `-L` follows up to `--max-redirs` (50).
+    var redirects: Int?
+    var timeout: Duration?
+    var proxy: String?
+    /// Flags that only shape curl's own output, accepted and named in one note.
+    var outputFlags: [String] = []
+    /// Flags accepted with nothing to do for Fathom (`--compressed`, `--http2`…).
+    var ignoredFlags: [String] = []
+
+    static func == (a: Self, b: Self) -> Bool {
+        a.method == b.method && a.url == b.url
+            && a.headers.map { [$0.name, $0.value] } == b.headers.map { [$0.name, $0.value] }
+            && a.body == b.body && a.user?.name == b.user?.name && a.user?.password == b.user?.password
+            && a.bearer == b.bearer && a.insecure == b.insecure && a.redirects == b.redirects && a.timeout == b.timeout
+            && a.proxy == b.proxy
+    }
+
+    private static let outputOnly: Set<String> = [
+        "-s", "--silent", "-S", "--show-error", "-v", "--verbose", "-i", "--include", "-f", "--fail",
+        "--fail-with-body", "-#", "--progress-bar", "--no-progress-meter", "-N", "--no-buffer", "-O",
+        "--remote-name", "-J", "--remote-header-name", "--globoff", "-g", "-q", "--disable",
+    ]
+    private static let outputOnlyWithValue: Set<String> = [
+        "-o", "--output", "-w", "--write-out", "--trace", "--trace-ascii", "--stderr", "-D", "--dump-header",
+        "-c", "--cookie-jar", "--retry", "--retry-delay", "--retry-max-time", "-m2",
+    ]
+    private static let ignored: Set<String> = [
+        "--compressed", "--http1.1", "--http2", "--http2-prior-knowledge", "-0", "--http1.0", "--tr-encoding",
+        "--tcp-nodelay", "--path-as-is", "--location-trusted", "-4", "--ipv4", "-6", "--ipv6", "--ssl-reqd",
+    ]
+    /// Long options that take a value, and the short letters that do.
+    private static let withValue: Set<String> = [
+        "-X", "--request", "-H", "--header", "-d", "--data", "--data-raw", "--data-binary", "--data-ascii",
+        "--data-urlencode", "--json", "-F", "--form", "--form-string", "--url", "--url-query", "-u", "--user",
+        "--oauth2-bearer", "-b", "--cookie", "-A", "--user-agent", "-e", "--referer", "-T", "--upload-file",
+        "--max-redirs", "-m", "--max-time", "--connect-timeout", "-x", "--proxy", "-r", "--range",
+    ]
+
+    /// Reads `words`, the arguments after `curl`.
+    ///
+    /// - Parameter read: Reads a file named in the line (`-d @file`, `-H @file`, `-b file`).
+    static func parse(_ words: [String], read: (String) throws -> Data) throws(CommandError) -> CurlInvocation {
+        var curl = CurlInvocation()
+        var data: [String] = []
+        var json: [String] = []
+        var form: [RequestItem] = []
+        var urls: [String] = []
+        var queries: [String] = []
+        var get = false
+        var head = false
+        var upload: String?
+        var method: String?
+        var follow = false
+        var maxRedirects = 50
+        var noBasic = false
+        var arguments = expand(words)[...]
+
+        func value(_ flag: String) throws(CommandError) -> String {
+            guard let next = arguments.popFirst() else {
+                throw CommandError("curl option \(flag) needs a value")
+            }
+            return next
+        }
+        func contents(_ path: String) throws(CommandError) -> String {
+            guard path != "-" else {
+                throw CommandError("a body from standard input (@-) is not taken", hint: "use @FILE, or paste the body")
+            }
+            do {
+                return String(decoding: try read(path), as: UTF8.self)
+            } catch {
+                throw CommandError("cannot read '\(path)' named in the curl line")
+            }
+        }
+
+        while let argument = arguments.popFirst() {
+            if argument == "--next" || argument == "-:" {
+                throw CommandError("--next is not taken: Fathom runs one request per curl line")
+            }
+            guard argument.hasPrefix("-"), argument != "-" else {
+                urls.append(argument)
+                continue
+            }
+            if outputOnly.contains(argument) {
+                curl.outputFlags.append(argument)
+                continue
+            }
+            if outputOnlyWithValue.contains(argument) {
+                curl.outputFlags.append(argument)
+                _ = try value(argument)
+                continue
+            }
+            if ignored.contains(argument) {
+                curl.ignoredFlags.append(argument)
+                continue
+            }
+            switch argument {
+            case "-X", "--request": method = try value(argument)
+            case "-H", "--header":
+                let header = try value(argument)
+                if header.hasPrefix("@") {
+                    for line in try contents(String(header.dropFirst())).split(whereSeparator: \.isNewline) {
+                        curl.add(header: String(line))
+                    }
+                } else {
+                    curl.add(header: header)
+                }
+            case "-d", "--data", "--data-ascii":
+                let text = try value(argument)
+                data.append(
+                    text.hasPrefix("@")
+                        ? try contents(String(text.dropFirst())).filter { $0 != "\n" && $0 != "\r" } : text)
+            case "--data-raw": data.append(try value(argument))
+            case "--data-binary":
+                let text = try value(argument)
+                data.append(text.hasPrefix("@") ? try contents(String(text.dropFirst())) : text)
+            case "--data-urlencode": data.append(try urlencoded(try value(argument), contents))
+            case "--json":
+                let text = try value(argument)
+                json.append(text.hasPrefix("@") ? try contents(String(text.dropFirst())) : text)
+            case "-F", "--form", "--form-string":
+                let part = try value(argument)
+                guard let equals = part.firstIndex(of: "=") else {
+                    throw CommandError("curl option \(argument) takes name=value, not '\(part)'")
+                }
+                let name = String(part[..<equals])
+                var content = String(part[part.index(after: equals)...])
+                if argument != "--form-string", content.hasPrefix("@") {
+                    // `;type=` and `;filename=` after a file are not sent (the part goes with its own name).
+                    let path = content.dropFirst().split(separator: ";").first.map(String.init) ?? ""
+                    form.append(.file(name: name, path: path))
+                    continue
+                }
+                if argument != "--form-string", content.hasPrefix("<") {
+                    content = try contents(String(content.dropFirst()))
+                }
+                form.append(.field(name: name, value: content))
+            case "--url": urls.append(try value(argument))
+            case "--url-query": queries.append(try urlencoded(try value(argument), contents))
+            case "-u", "--user":
+                let credentials = try value(argument)
+                if let colon = credentials.firstIndex(of: ":") {
+                    curl.user = (String(credentials[..<colon]), String(credentials[credentials.index(after: colon)...]))
+                } else {
+                    curl.user = (credentials, nil)
+                }
+            case "--oauth2-bearer": curl.bearer = try value(argument)
+            case "-b", "--cookie":
+                let cookie = try value(argument)
+                if cookie.contains("=") {
+                    curl.add(header: "Cookie: " + cookie)
+                } else if let file = try? read(cookie) {
+                    // A cookie file curl cannot read is no cookies, not an error: the same here.
+                    let pairs = try cookieFile(String(decoding: file, as: UTF8.self))
+                    if !pairs.isEmpty { curl.add(header: "Cookie: " + pairs) }
+                }
+            case "-r", "--range":
+                let range = try value(argument)
+                curl.add(header: "Range: bytes=" + range + (range.contains("-") ? "" : "-"))
+            case "--basic": break
+            case "--no-basic": noBasic = true
+            case "--digest", "--ntlm", "--negotiate", "--anyauth":
+                // Fathom speaks Basic and Bearer only: the credentials are not sent another way.
+                noBasic = true
+                curl.ignoredFlags.append(argument)
+            case "-A", "--user-agent": curl.add(header: "User-Agent: " + (try value(argument)))
+            case "-e", "--referer": curl.add(header: "Referer: " + (try value(argument)))
+            case "-I", "--head": head = true
+            case "-G", "--get": get = true
+            case "-T", "--upload-file": upload = try value(argument)
+            case "-k", "--insecure": curl.insecure = true
+            case "-L", "--location": follow = true
+            case "--max-redirs":
+                guard let count = Int(try value(argument)), count >= 0 else {
+                    throw CommandError("curl option --max-redirs takes a number")
+                }
+                maxRedirects = count
+            case "-m", "--max-time":
+                let text = try value(argument)
+                guard let seconds = Double(text), seconds > 0, seconds < 365 * 86_400 else {
+                    throw CommandError("curl option \(argument) takes seconds, not '\(text)'")
+                }
+                curl.timeout = .milliseconds(Int64(seconds * 1000))
+            case "--connect-timeout":
+                _ = try value(argument)
+                curl.ignoredFlags.append(argument)
+            case "-x", "--proxy": curl.proxy = try value(argument)
+            default:
+                throw CommandError(
+                    "curl option \(argument) is not taken", hint: "remove it, or set what it does with a Fathom command"
+                )
+            }
+        }
+
+        guard let first = urls.first else { throw CommandError("the curl line has no URL") }
+        guard urls.count == 1 else {
+            throw CommandError("the curl line has \(urls.count) URLs: Fathom runs one request per line")
+        }
+        var url = first.contains("://") ? first : "http://" + first
+        var query = queries
+        if get { query += data }
+        if !query.isEmpty {
+            url +=
+                (url.contains("?") ? (url.hasSuffix("?") || url.hasSuffix("&") ? "" : "&") : "?")
+                + query.joined(separator: "&")
+        }
+        curl.url = url
+        if !json.isEmpty {
+            curl.body = .text(json.joined())
+            curl.addDefault(header: "Content-Type", "application/json")
+            curl.addDefault(header: "Accept", "application/json")
+        } else if !form.isEmpty {
+            curl.body = .multipart(form)
+        } else if !data.isEmpty, !get {
+            curl.body = .text(data.joined(separator: "&"))
+            curl.addDefault(header: "Content-Type", "application/x-www-form-urlencoded")
+        } else if let upload {
+            curl.body = .file(upload)
+            if !url.dropFirst(url.range(of: "://")!.upperBound.utf16Offset(in: url)).contains("/") {
+                curl.url = url + "/" + (upload as NSString).lastPathComponent
+            }
+        }
+        let defaultMethod: HTTPMethod =
+            head ? .head : upload != nil ? .put : (curl.body != .none ? .post : .get)
+        // As written: curl sends `-X wHat` as `wHat`.
+        curl.method = method.map { HTTPMethod(rawValue: $0) } ?? defaultMethod
+        if noBasic { curl.user = nil }
+        curl.redirects = follow ? maxRedirects : nil
+        return curl
+    }
+
+    /// Bundled short flags (`-sSL`) and values glued to them (`-XPOST`, `-d@file`) as separate
+    /// words; `--flag=value` as two.
+    private static func expand(_ words: [String]) -> [String] {
+        var result: [String] = []
+        for word in words {
+            if word.hasPrefix("--"), let equals = word.firstIndex(of: "="),
+                withValue.contains(String(word[..<equals]))
+            {
+                result += [String(word[..<equals]), String(word[word.index(after: equals)...])]
+            } else if word.hasPrefix("-"), !word.hasPrefix("--"), word.count > 2 {
+                var rest = word.dropFirst()
+                while let letter = rest.first {
+                    let flag = "-" + String(letter)
+                    rest = rest.dropFirst()
+                    result.append(flag)
+                    if withValue.contains(flag) || outputOnlyWithValue.contains(flag), !rest.isEmpty {
+                        result.append(String(rest))
+                        break
+                    }
+                }
+            } else {
+                result.append(word)
+            }
+        }
+        return result
+    }
+
+    /// `--data-urlencode` forms: `content`, `=content`, `name=content`, `@file`, `name@file`.
+    private static func urlencoded(
+        _ text: String, _ contents: (String) throws(CommandError) -> String
+    ) throws(CommandError) -> String {
+        // As curl escapes: everything but the unreserved characters (RFC 3986 §2.3).
+        let unreserved = CharacterSet(
+            charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        func encode(_ value: String) -> String {
+            value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? value
+        }
+        if let equals = text.firstIndex(of: "=") {
+            let name = String(text[..<equals])
+            let content = encode(String(text[text.index(after: equals)...]))
+            return name.isEmpty ? content : "\(name)=\(content)"
+        }
+        if let at = text.firstIndex(of: "@") {
+            let name = String(text[..<at])
+            let content = encode(try contents(String(text[text.index(after: at)...])))
+            return name.isEmpty ? content : "\(name)=\(content)"
+        }
+        return encode(text)
+    }
+
+    /// A Netscape cookie file's cookies as one `Cookie` value.
+    private static func cookieFile(_ text: String) throws(CommandError) -> String {
+        let pairs = text.split(whereSeparator: \.isNewline).compactMap { line -> String? in
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            guard !line.hasPrefix("#") || line.hasPrefix("#HttpOnly_"), fields.count >= 7 else { return nil }
+            return "\(fields[5])=\(fields[6])"
+        }
+        return pairs.joined(separator: "; ")
+    }
+
+    /// `Name: value`; `Name;` sends an empty header; `Name:` alone would remove one curl adds.
+    private mutating func add(header line: String) {
+        if line.hasSuffix(";"), !line.contains(":") {
+            headers.append((String(line.dropLast()), ""))
+            return
+        }
+        guard let colon = line.firstIndex(of: ":") else { return }
+        let name = line[..<colon].trimmingCharacters(in: .whitespaces)
+        let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        guard !value.isEmpty else { return }
+        headers.append((name, value))
+    }
+
+    private mutating func addDefault(header name: String, _ value: String) {
+        guard !headers.contains(where: { $0.name.lowercased() == name.lowercased() }) else { return }
+        headers.append((name, value))
+    }
+}

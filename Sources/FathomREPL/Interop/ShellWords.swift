@@ -1,0 +1,216 @@
+/// Splits a pasted command line into words as bash reads it — single quotes, double quotes,
+/// `$'…'` with its escapes, backslashes, `\` line continuations — or as Windows `cmd` does for
+/// Chrome's "Copy as cURL (cmd)" (`^` escapes and continuations). Whatever bash would expand or
+/// run is refused with the column where it starts, except a `$VAR`, which is kept as written
+/// (curl would have sent it that way) and named in ``Result/variables``.
+enum ShellWords {
+    struct Result: Equatable {
+        var words: [String]
+        /// `$NAME` references left as written.
+        var variables: [String]
+    }
+
+    static func split(_ text: String) throws(CommandError) -> Result {
+        var source = Array(text)
+        if isWindowsForm(source) { source = unescapeWindows(source) }
+        var words: [String] = []
+        var variables: [String] = []
+        var word = ""
+        var inWord = false
+        var index = 0
+        func column() -> Int { index + 1 }
+        func finish() {
+            if inWord { words.append(word) }
+            word = ""
+            inWord = false
+        }
+        while index < source.count {
+            let character = source[index]
+            switch character {
+            case " ", "\t", "\n", "\r":
+                finish()
+                index += 1
+            case "\\":
+                if index + 1 < source.count, source[index + 1] == "\n" {
+                    index += 2  // a line continuation
+                    continue
+                }
+                if index + 1 < source.count {
+                    word.append(source[index + 1])
+                    inWord = true
+                }
+                index += 2
+            case "'":
+                guard let end = source[(index + 1)...].firstIndex(of: "'") else {
+                    throw CommandError("unterminated single quote", column: column())
+                }
+                word += String(source[(index + 1)..<end])
+                inWord = true
+                index = end + 1
+            case "\"":
+                index += 1
+                inWord = true
+                var closed = false
+                while index < source.count {
+                    let inner = source[index]
+                    if inner == "\"" {
+                        closed = true
+                        index += 1
+                        break
+                    }
+                    if inner == "\\", index + 1 < source.count, "$`\"\\\n".contains(source[index + 1]) {
+                        if source[index + 1] != "\n" { word.append(source[index + 1]) }
+                        index += 2
+                        continue
+                    }
+                    if inner == "$" {
+                        if index + 1 < source.count, source[index + 1] == "(" {
+                            throw CommandError(
+                                "command substitution is not taken", column: column(), hint: "paste its output instead")
+                        }
+                        if let name = variableName(source, at: index) { variables.append(name) }
+                    }
+                    if inner == "`" {
+                        throw CommandError(
+                            "command substitution is not taken", column: column(), hint: "paste its output instead")
+                    }
+                    word.append(inner)
+                    index += 1
+                }
+                guard closed else { throw CommandError("unterminated double quote", column: column()) }
+            case "$" where index + 1 < source.count && source[index + 1] == "'":
+                index += 2
+                inWord = true
+                var closed = false
+                while index < source.count {
+                    let inner = source[index]
+                    if inner == "'" {
+                        closed = true
+                        index += 1
+                        break
+                    }
+                    if inner == "\\", index + 1 < source.count {
+                        let (decoded, length) = ansiEscape(source, at: index + 1)
+                        word += decoded
+                        index += 1 + length
+                        continue
+                    }
+                    word.append(inner)
+                    index += 1
+                }
+                guard closed else { throw CommandError("unterminated $'…' quote", column: column()) }
+            case "$" where index + 1 < source.count && source[index + 1] == "(":
+                throw CommandError(
+                    "command substitution is not taken", column: column(), hint: "paste its output instead")
+            case "`":
+                throw CommandError(
+                    "command substitution is not taken", column: column(), hint: "paste its output instead")
+            case "|":
+                throw CommandError(
+                    "a pipe is not taken: Fathom runs one curl command", column: column(),
+                    hint: "remove the part after '|'")
+            case ";", "&":
+                throw CommandError(
+                    "a second command is not taken: Fathom runs one curl command", column: column(),
+                    hint: "paste one command at a time")
+            case "<", ">":
+                throw CommandError(
+                    "a redirection is not taken", column: column(), hint: "use -d @FILE for a body from a file")
+            case "#" where !inWord:
+                // A comment to the end of the line.
+                while index < source.count, source[index] != "\n" { index += 1 }
+            default:
+                if character == "$", let name = variableName(source, at: index) { variables.append(name) }
+                word.append(character)
+                inWord = true
+                index += 1
+            }
+        }
+        finish()
+        return Result(words: words, variables: variables)
+    }
+
+    /// `NAME` of `$NAME` or `${NAME}` at `index`.
+    private static func variableName(_ source: [Character], at index: Int) -> String? {
+        var position = index + 1
+        if position < source.count, source[position] == "{" { position += 1 }
+        var name = ""
+        while position < source.count, source[position].isLetter || source[position].isNumber || source[position] == "_"
+        {
+            name.append(source[position])
+            position += 1
+        }
+        return name.isEmpty ? nil : name
+    }
+
+    /// A `$'…'` escape after its backslash: the text and how many characters it took.
+    private static func ansiEscape(_ source: [Character], at index: Int) -> (String, Int) {
+        let character = source[index]
+        switch character {
+        case "n": return ("\n", 1)
+        case "t": return ("\t", 1)
+        case "r": return ("\r", 1)
+        case "a": return ("\u{07}", 1)
+        case "b": return ("\u{08}", 1)
+        case "e", "E": return ("\u{1B}", 1)
+        case "f": return ("\u{0C}", 1)
+        case "v": return ("\u{0B}", 1)
+        case "x", "u", "U":
+            let most = character == "x" ? 2 : character == "u" ? 4 : 8
+            var digits = ""
+            var position = index + 1
+            while digits.count < most, position < source.count, source[position].isHexDigit {
+                digits.append(source[position])
+                position += 1
+            }
+            guard let value = UInt32(digits, radix: 16), let scalar = Unicode.Scalar(value) else {
+                return ("\\" + String(character), 1)
+            }
+            return (String(Character(scalar)), 1 + digits.count)
+        case "0"..."7":
+            var digits = ""
+            var position = index
+            while digits.count < 3, position < source.count, ("0"..."7").contains(source[position]) {
+                digits.append(source[position])
+                position += 1
+            }
+            let value = UInt32(digits, radix: 8) ?? 0
+            return (Unicode.Scalar(value).map { String(Character($0)) } ?? "", digits.count)
+        default: return (String(character), 1)
+        }
+    }
+
+    /// Chrome's "Copy as cURL (cmd)": `^"` quotes and `^` line continuations.
+    private static func isWindowsForm(_ source: [Character]) -> Bool {
+        for (index, character) in source.enumerated() where character == "^" {
+            guard index + 1 < source.count else { return true }
+            if source[index + 1] == "\"" || source[index + 1] == "\n" || source[index + 1] == "\r" { return true }
+        }
+        return false
+    }
+
+    /// `cmd`'s escapes undone (`^X` is X, `^` and a line break continue the line), and its
+    /// quoting made bash's: `"` quotes, `\"` inside is a quote.
+    private static func unescapeWindows(_ source: [Character]) -> [Character] {
+        var result: [Character] = []
+        var index = 0
+        while index < source.count {
+            let character = source[index]
+            if character == "^", index + 1 < source.count {
+                let next = source[index + 1]
+                if next == "\r" || next == "\n" {
+                    index += next == "\r" && index + 2 < source.count && source[index + 2] == "\n" ? 3 : 2
+                    continue
+                }
+                // `^\^"` is `\"`, a quote inside quotes for curl's own argument parser: bash reads it so too.
+                result.append(next)
+                if next == "$" || next == "`" { result.insert("\\", at: result.count - 1) }
+                index += 2
+                continue
+            }
+            result.append(character)
+            index += 1
+        }
+        return result
+    }
+}

@@ -1,0 +1,125 @@
+import FathomHTTP
+import FathomTestSupport
+import Foundation
+import Testing
+
+@testable import FathomREPL
+
+/// curlconverter's commands that come with an `http/` oracle (the request curl sends), pasted
+/// at the prompt against a loopback server that records what arrives: method, path and query,
+/// headers (apart from the defaults each client adds) and body bytes must match the oracle.
+@Suite struct CurlCorpusTests {
+    static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Corpora/curlconverter")
+
+    /// Headers each client adds on its own, not part of what the line asks for.
+    static let defaults: Set<String> = ["host", "user-agent", "content-length", "accept-encoding", "connection"]
+
+    struct Request: Equatable, CustomStringConvertible {
+        var method: String
+        var target: String
+        var headers: [String]
+        var body: String
+
+        var description: String { "\(method) \(target) \(headers) \(body.debugDescription)" }
+
+        init(head: String, body: String) {
+            let lines = head.components(separatedBy: "\r\n").flatMap { $0.components(separatedBy: "\n") }
+            let requestLine = lines.first?.split(separator: " ") ?? []
+            method = requestLine.first.map(String.init) ?? ""
+            target = requestLine.count > 1 ? String(requestLine[1]) : ""
+            if !target.hasPrefix("/") { target = "/" + target }
+            headers = lines.dropFirst().compactMap { line in
+                guard let colon = line.firstIndex(of: ":") else { return nil }
+                let name = line[..<colon].lowercased()
+                let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                guard !Self.isDefault(name, value) else { return nil }
+                return "\(name): \(value)"
+            }.sorted()
+            self.body = body
+        }
+
+        static func isDefault(_ name: String, _ value: String) -> Bool {
+            CurlCorpusTests.defaults.contains(name) || (name == "accept" && value == "*/*")
+        }
+    }
+
+    /// The oracle: head, blank line, body.
+    static func oracle(_ name: String) throws -> Request {
+        let text = try String(contentsOf: corpus.appendingPathComponent("http/\(name).txt"), encoding: .utf8)
+        let parts = text.components(separatedBy: "\n\n")
+        let body = parts.dropFirst().joined(separator: "\n\n")
+        return Request(
+            head: parts[0], body: body.hasSuffix("\n") && !body.hasSuffix("\n\n") ? String(body.dropLast()) : body)
+    }
+
+    /// The command, as pasted: comments and a shebang dropped, the port made ours.
+    static func command(_ name: String, port: Int) throws -> String {
+        let text = try String(contentsOf: corpus.appendingPathComponent("curl_commands/\(name).sh"), encoding: .utf8)
+        return text.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.hasPrefix("#") }.joined(separator: "\n")
+            .replacingOccurrences(of: "localhost:28139", with: "127.0.0.1:\(port)")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    static var names: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: corpus.appendingPathComponent("http").path)) ?? [])
+            .filter { $0.hasSuffix(".txt") }.map { String($0.dropLast(4)) }.sorted()
+    }
+
+    /// What happened to one command: sent as the oracle says, sent otherwise, or refused.
+    enum Verdict: Equatable {
+        case matches
+        case differs(String)
+        case refused(String)
+    }
+
+    static func verdict(_ name: String, server: FaultServer) async throws -> Verdict {
+        let executor = Executor(options: .init(environmentPaths: [], dotEnvPath: nil, environment: [:]))
+        let before = server.requests.count
+        var assembler = LineAssembler()
+        var result: CommandResult?
+        for line in try command(name, port: server.port).split(separator: "\n", omittingEmptySubsequences: false) {
+            if let entry = assembler.add(String(line)) { result = await executor.run(entry) }
+        }
+        if let rest = assembler.flush() { result = await executor.run(rest) }
+        guard server.requests.count > before else {
+            let failure = result?.outputs.compactMap { output -> String? in
+                guard case .failure(let failure) = output else { return nil }
+                return ErrorRenderer().line(failure)
+            }.first
+            return .refused(failure ?? "nothing sent")
+        }
+        let sent = Request(
+            head: server.requests[before], body: String(decoding: server.bodies[before], as: UTF8.self))
+        let expected = try oracle(name)
+        return sent == expected ? .matches : .differs("sent \(sent)\n    oracle \(expected)")
+    }
+
+    @Test func theCorpusIsHere() {
+        #expect(Self.names.count == 64)
+    }
+
+    /// The pass rate, every case named: a request that matches its oracle, or one that does not
+    /// (with the difference), or a line refused with its one clear error.
+    @Test func pastedCommandsSendWhatCurlSends() async throws {
+        let server = try FaultServer { _, _ in .response(body: "ok") }
+        defer { server.stop() }
+        var matches = 0
+        var report: [String] = []
+        for name in Self.names {
+            switch try await Self.verdict(name, server: server) {
+            case .matches: matches += 1
+            case .differs(let difference): report.append("✗ \(name): \(difference)")
+            case .refused(let reason):
+                report.append("– \(name): \(reason)")
+                #expect(!reason.contains("\n"), "\(name): one line")
+            }
+        }
+        print("curlconverter: \(matches) of \(Self.names.count) match their oracle\n" + report.joined(separator: "\n"))
+        #expect(matches >= Self.expectedMatches, "\(matches) of \(Self.names.count)")
+    }
+
+    /// The floor: raise it when more match.
+    static let expectedMatches = 50
+}
