@@ -45,6 +45,19 @@ struct CurlCommand: SingleCommand, Equatable {
     var logKind: SessionLog.Kind? { .request }
 
     func run(in executor: isolated Executor) async throws -> CommandResult {
+        let (draft, notes) = try await Self.apply(words, variables: variables, to: executor)
+        let prepared = try await executor.prepare(draft)
+        executor.session.draft = draft
+        var result = try await executor.send(prepared)
+        result.outputs.insert(contentsOf: notes, at: 0)
+        return result
+    }
+
+    /// The draft a curl line makes, and what it said about itself. `-u`, `--oauth2-bearer`, `-k`,
+    /// `-L`, `--max-time` and `-x` change the session here; the draft is the caller's to set.
+    static func apply(
+        _ words: [String], variables: [String], to executor: isolated Executor
+    ) async throws -> (Draft, [Output]) {
         // `{{name}}` references (a saved curl line's secrets) expand; anything else stays as written.
         let expanded = words.map { (try? executor.session.variables.expand($0)) ?? $0 }
         let curl = try CurlInvocation.parse(expanded) { path in
@@ -107,10 +120,6 @@ struct CurlCommand: SingleCommand, Equatable {
             let names = Array(Set(variables)).sorted().map { "$\($0)" }.joined(separator: ", ")
             notes.append(.notice(.aside("sent as written, as curl would without a shell to expand it: \(names)")))
         }
-        let prepared = try await executor.prepare(draft)
-        executor.session.draft = draft
-        var result = try await executor.send(prepared)
-        result.outputs.insert(contentsOf: notes, at: 0)
-        return result
+        return (draft, notes)
     }
 }

@@ -1,0 +1,58 @@
+import FathomHTTP
+import Foundation
+import Testing
+
+@testable import FathomREPL
+
+@Suite struct CurlCommandTests {
+    func curl(_ line: String) throws -> CurlInvocation {
+        let words = try ShellWords.split(line).words
+        return try CurlInvocation.parse(words) { path in Data("from \(path)\n".utf8) }
+    }
+
+    @Test func takesFlagsAsCurlDoes() throws {
+        let post = try curl(#"-sSL -XPUT https://api.test/x -H 'A: 1' -d a=1 --data-raw @b -d@f -u ada:pw"#)
+        #expect(post.method == .put)
+        #expect(post.url == "https://api.test/x")
+        #expect(
+            post.headers.map { "\($0.name): \($0.value)" } == [
+                "A: 1", "Content-Type: application/x-www-form-urlencoded",
+            ])
+        #expect(post.body == .text("a=1&@b&from f"))
+        #expect(post.user?.name == "ada" && post.user?.password == "pw")
+        #expect(post.redirects == 50)
+        #expect(post.outputFlags == ["-s", "-S"])
+
+        let get = try curl("api.test/search -G --data-urlencode 'q=a b' --url-query page=2")
+        #expect(get.method == .get)
+        #expect(get.url == "http://api.test/search?page=2&q=a%20b")
+
+        let json = try curl(#"--json '{"a":' --json '1}' http://api.test"#)
+        #expect(json.method == .post)
+        #expect(json.body == .text(#"{"a":1}"#))
+        #expect(json.headers.map(\.name) == ["Content-Type", "Accept"])
+
+        #expect(try curl("-I http://api.test").method == .head)
+        #expect(try curl("-T up.bin http://api.test").url == "http://api.test/up.bin")
+        #expect(
+            try curl("-F name=Ada -F photo=@me.png http://api.test").body
+                == .multipart([.field(name: "name", value: "Ada"), .file(name: "photo", path: "me.png")]))
+    }
+
+    @Test func refusesWhatItDoesNotTake() {
+        let unknown = #expect(throws: CommandError.self) { try curl("--frobnicate http://api.test") }
+        #expect(unknown?.message == "curl option --frobnicate is not taken")
+        #expect(throws: CommandError.self) { try curl("http://a.test http://b.test") }
+        #expect(throws: CommandError.self) { try curl("http://a.test --next http://b.test") }
+        #expect(throws: CommandError.self) { try curl("-d @- http://a.test") }
+        let none = #expect(throws: CommandError.self) { try curl("-s") }
+        #expect(none?.message == "the curl line has no URL")
+    }
+
+    @Test func aPastedBlockIsOneEntry() {
+        var assembler = LineAssembler()
+        #expect(assembler.add("curl 'http://a.test' \\") == nil)
+        #expect(assembler.add("  -d '{") == nil)
+        #expect(assembler.add("  \"a\": 1}'") == "curl 'http://a.test' \\\n  -d '{\n  \"a\": 1}'")
+    }
+}
