@@ -3,8 +3,8 @@ import Testing
 
 /// A planted secret, used every way a session can use one against a server that echoes it back,
 /// must appear in none of Fathom's outputs: standard output and error (text and JSON), the wire
-/// log, a saved session, its recording, a body written with `show #N > FILE`, a hex view, a
-/// replay's report and its JUnit XML. (History and the pager: `InteractiveTests`.)
+/// log, a saved session, its recording, a body written with `show #N > FILE`, a hex view, curl
+/// exports, a replay's report and its JUnit XML. (History and the pager: `InteractiveTests`.)
 @Suite struct SecretSweepTests {
     static let planted = "sweep-Secret-91c4e7a2b8"
     static var spellings: [String] {
@@ -49,9 +49,12 @@ import Testing
                 show request
                 get /nope/{{token}}
                 show #2 > \(directory)/body.json
+                export curl #2
+                export curl
                 save \(directory)/sweep.fathom
                 """, environment: ["FATHOM_SECRET_TOKEN": Self.planted], directory: directory)
         #expect(run.stdout.contains("••••"), "masked, not missing")
+        #expect(run.stdout.contains("${FATHOM_SECRET_TOKEN}"), "an export names the secret")
         assertClean(run.stdout, "standard output (\(format))")
         assertClean(run.stderr, "standard error (\(format))")
         assertClean(run.stdout, "the typed password")

@@ -8,6 +8,10 @@ import Testing
 /// curlconverter's commands that come with an `http/` oracle (the request curl sends), pasted
 /// at the prompt against a loopback server that records what arrives: method, path and query,
 /// headers (apart from the defaults each client adds) and body bytes must match the oracle.
+extension Executor {
+    fileprivate func exportSecrets() -> [CurlExport.Secret] { ExportCommand.namedSecrets(self) }
+}
+
 @Suite struct CurlCorpusTests {
     static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Corpora/curlconverter")
@@ -74,8 +78,7 @@ import Testing
         case refused(String)
     }
 
-    static func verdict(_ name: String, server: FaultServer) async throws -> Verdict {
-        let executor = Executor(options: .init(environmentPaths: [], dotEnvPath: nil, environment: [:]))
+    static func verdict(_ name: String, server: FaultServer, executor: Executor) async throws -> Verdict {
         let before = server.requests.count
         var assembler = LineAssembler()
         var result: CommandResult?
@@ -106,18 +109,50 @@ import Testing
         let server = try FaultServer { _, _ in .response(body: "ok") }
         defer { server.stop() }
         var matches = 0
+        var roundTrips = 0
         var report: [String] = []
         for name in Self.names {
-            switch try await Self.verdict(name, server: server) {
-            case .matches: matches += 1
+            let executor = Executor(options: .init(environmentPaths: [], dotEnvPath: nil, environment: [:]))
+            switch try await Self.verdict(name, server: server, executor: executor) {
+            case .matches:
+                matches += 1
+                // Round trip: the request exported as curl, run by bash, arrives the same.
+                if try await Self.roundTrips(executor, server: server) {
+                    roundTrips += 1
+                } else {
+                    report.append("↺ \(name): the exported command sent another request")
+                }
             case .differs(let difference): report.append("✗ \(name): \(difference)")
             case .refused(let reason):
                 report.append("– \(name): \(reason)")
                 #expect(!reason.contains("\n"), "\(name): one line")
             }
         }
-        print("curlconverter: \(matches) of \(Self.names.count) match their oracle\n" + report.joined(separator: "\n"))
+        print(
+            "curlconverter: \(matches) of \(Self.names.count) match their oracle, \(roundTrips) round-trip through export\n"
+                + report.joined(separator: "\n"))
         #expect(matches >= Self.expectedMatches, "\(matches) of \(Self.names.count)")
+        #expect(roundTrips == matches, "every request that matched comes back the same through `export curl`")
+    }
+
+    /// `export curl` of the last response's request, run by bash: does the same request arrive?
+    static func roundTrips(_ executor: Executor, server: FaultServer) async throws -> Bool {
+        let number = server.requests.count
+        guard case .value(_, let command)? = await executor.run("export curl").outputs.first else { return false }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", "curl -s -o /dev/null" + command.dropFirst(4)]
+        // The secrets the command names, as the person running it would have them.
+        var environment = ["PATH": "/usr/bin:/bin"]
+        for secret in await executor.exportSecrets() { environment[DotEnv.secretKey(for: secret.name)] = secret.value }
+        process.environment = environment
+        try process.run()
+        process.waitUntilExit()
+        guard server.requests.count == number + 1 else { return false }
+        let original = Request(
+            head: server.requests[number - 1], body: String(decoding: server.bodies[number - 1], as: UTF8.self))
+        let again = Request(head: server.requests[number], body: String(decoding: server.bodies[number], as: UTF8.self))
+        return original == again
     }
 
     /// The floor: raise it when more match.

@@ -1,0 +1,131 @@
+import FathomHTTP
+import Foundation
+
+/// A request as a curl command line that bash runs to send the identical request: the same
+/// method, URL, headers and body bytes. A secret is never written: it becomes
+/// `${FATHOM_SECRET_<NAME>}` inside double quotes, so the line runs where that variable is set.
+struct CurlExport {
+    /// A secret's value and the name it is read by (`token` → `FATHOM_SECRET_TOKEN`).
+    struct Secret {
+        var value: String
+        var name: String
+    }
+
+    let secrets: [Secret]
+
+    /// - Parameter secrets: Longest first is not needed: every value is replaced wherever it occurs.
+    init(secrets: [Secret]) {
+        // A longer secret that contains a shorter one is replaced first.
+        self.secrets = secrets.filter { !$0.value.isEmpty }.sorted { $0.value.count > $1.value.count }
+    }
+
+    /// The command, one option a line with `\` continuations.
+    func command(for request: PreparedRequest) throws(CommandError) -> String {
+        var parts: [String] = ["curl"]
+        switch request.method {
+        case .get: break
+        case .head: parts.append("--head")
+        default: parts += ["-X", word(request.method.rawValue)]
+        }
+        parts.append(word(request.url.description))
+        var names = Set<String>()
+        for field in request.headers {
+            names.insert(field.name.canonicalName)
+            if field.name == .authorization, let user = basicUser(field.value) {
+                parts += ["-u", user]
+                continue
+            }
+            // `Name;` is how curl sends a header with an empty value (`Name:` would remove it).
+            parts += [
+                "-H", word(field.value.isEmpty ? "\(field.name.rawName);" : "\(field.name.rawName): \(field.value)"),
+            ]
+        }
+        // Headers curl would add by itself, removed: the request stays the one Fathom sends.
+        if !names.contains(NetworkHeaders.Name.accept.canonicalName) { parts += ["-H", word("Accept:")] }
+        if !names.contains(NetworkHeaders.Name.userAgent.canonicalName) { parts += ["-H", word("User-Agent:")] }
+        switch request.body {
+        case nil: break
+        case .bytes(let data):
+            if !names.contains(NetworkHeaders.Name.contentType.canonicalName) {
+                parts += ["-H", word("Content-Type:")]
+            }
+            guard !data.contains(0) else {
+                throw CommandError(
+                    "the body has NUL bytes, which a command line cannot carry", hint: "save it to a file")
+            }
+            let text = String(decoding: data, as: UTF8.self)
+            parts += ["--data-binary", Data(text.utf8) == data ? word(text) : ansiQuoted(data)]
+        case .file(let path, _):
+            if !names.contains(NetworkHeaders.Name.contentType.canonicalName) {
+                parts += ["-H", word("Content-Type:")]
+            }
+            parts += ["--data-binary", word("@" + path)]
+        }
+        return joined(parts)
+    }
+
+    /// `-u 'ada:'"${FATHOM_SECRET_PASSWORD}"` for `Basic <base64>` whose password is a known secret.
+    private func basicUser(_ value: String) -> String? {
+        guard value.hasPrefix("Basic "), let data = Data(base64Encoded: String(value.dropFirst(6))),
+            let pair = String(data: data, encoding: .utf8), pair.contains(":")
+        else { return nil }
+        return word(pair)
+    }
+
+    /// A shell word: single-quoted, or double-quoted with `${FATHOM_SECRET_…}` where secrets were.
+    func word(_ text: String) -> String {
+        guard secrets.contains(where: { text.contains($0.value) }) else { return singleQuoted(text) }
+        var result = ""
+        var rest = Substring(text)
+        while !rest.isEmpty {
+            if let secret = secrets.first(where: { rest.hasPrefix($0.value) }) {
+                result += "${\(DotEnv.secretKey(for: secret.name))}"
+                rest = rest.dropFirst(secret.value.count)
+                continue
+            }
+            let character = rest.removeFirst()
+            if "$`\"\\".contains(character) { result.append("\\") }
+            result.append(character)
+        }
+        return "\"\(result)\""
+    }
+
+    private func singleQuoted(_ text: String) -> String {
+        if !text.isEmpty, text.allSatisfy({ $0.isLetter || $0.isNumber || "-_./:@=,+%".contains($0) }), text.isASCII {
+            return text
+        }
+        return "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    }
+
+    /// Bytes that are not UTF-8, as bash's `$'…'` with `\xHH` escapes.
+    private func ansiQuoted(_ data: Data) -> String {
+        "$'"
+            + data.map { byte in
+                (0x20..<0x7F).contains(byte) && byte != UInt8(ascii: "'") && byte != UInt8(ascii: "\\")
+                    ? String(UnicodeScalar(byte)) : String(format: "\\x%02x", byte)
+            }.joined() + "'"
+    }
+
+    private func joined(_ parts: [String]) -> String {
+        var lines: [String] = []
+        var line = parts[0]
+        var index = 1
+        while index < parts.count {
+            let option = parts[index]
+            if option.hasPrefix("-"), index + 1 < parts.count, !["--head"].contains(option) {
+                lines.append(line)
+                line = "  \(option) \(parts[index + 1])"
+                index += 2
+            } else {
+                line += " " + option
+                index += 1
+            }
+        }
+        lines.append(line)
+        return lines.joined(separator: " \\\n") + "\n"
+    }
+}
+
+extension String {
+    fileprivate var isASCII: Bool { unicodeScalars.allSatisfy(\.isASCII) }
+}

@@ -1,0 +1,64 @@
+import FathomHTTP
+import FathomTestSupport
+import Foundation
+import Testing
+
+@testable import FathomREPL
+
+@Suite struct ExportCommandTests {
+    @Test func parsesTheFormatAndAResponse() throws {
+        #expect(try parse("export curl") == ExportCommand(response: nil))
+        #expect(try parse("export curl #3") == ExportCommand(response: 3))
+        #expect(parseError("export har")?.message == "unknown export option 'har'")
+    }
+
+    /// Sent by Fathom, exported, run by bash: the server sees the same request twice, and the
+    /// command holds no secret.
+    @Test(arguments: [
+        ["post /users name=Ada tags:='[1,2]' X-Token:{{token}} page==2"],
+        ["auth basic ada:{{token}}", "put /files/1 note='it'\"'\"'s' X-Trace:abc"],
+        ["body form a=1 b='two words' c={{token}}", "method PATCH", "path /form", "send"],
+        ["body multipart note=hi file@\(#filePath)", "method POST", "path /upload", "send"],
+        ["header Accept: text/plain", "head /h"],
+    ])
+    func anExportedCommandSendsTheSameRequest(lines: [String]) async throws {
+        let server = try FaultServer { _, _ in .response(body: "ok") }
+        defer { server.stop() }
+        let secret = "export-Secret-3b9d71"
+        let executor = Executor(options: .init(environmentPaths: [], dotEnvPath: nil, environment: [:]))
+        for line in ["base \(server.baseURL)", "secret token = \(secret)"] + lines {
+            let result = await executor.run(line)
+            #expect(result.outcome == .succeeded, "\(line): \(result.outputs)")
+        }
+        let exported = await executor.run("export curl #1")
+        guard case .value(_, let command)? = exported.outputs.first else {
+            Issue.record("no command: \(exported.outputs)")
+            return
+        }
+        #expect(!command.contains(secret))
+        #expect(command.contains("${FATHOM_SECRET_TOKEN}") || !lines.joined().contains("{{token}}"))
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [
+            "-c", command.replacingOccurrences(of: "curl", with: "curl -s -o /dev/null", options: .anchored),
+        ]
+        process.environment = ["FATHOM_SECRET_TOKEN": secret, "PATH": "/usr/bin:/bin"]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(command)")
+        #expect(server.requests.count == 2, "\(command)")
+        guard server.requests.count == 2 else { return }
+        /// The request line, then the header fields by name (order and the case of names aside).
+        func normalized(_ head: String) -> [String] {
+            let lines = head.components(separatedBy: "\r\n")
+            let fields = lines.dropFirst().filter { !$0.lowercased().hasPrefix("content-length:") }.map { line in
+                guard let colon = line.firstIndex(of: ":") else { return line }
+                return line[..<colon].lowercased() + line[colon...]
+            }
+            return [lines[0]] + fields.sorted()
+        }
+        #expect(normalized(server.requests[1]) == normalized(server.requests[0]), "\(command)")
+        #expect(server.bodies[1] == server.bodies[0], "\(command)")
+    }
+}
