@@ -239,7 +239,8 @@ struct CurlInvocation: Equatable, Sendable {
             curl.addDefault(header: "Content-Type", "application/x-www-form-urlencoded")
         } else if let upload {
             curl.body = .file(upload)
-            if !url.dropFirst(url.range(of: "://")!.upperBound.utf16Offset(in: url)).contains("/") {
+            // `curl -T file URL` with no path puts the file's name there.
+            if let scheme = url.range(of: "://"), !url[scheme.upperBound...].contains("/") {
                 curl.url = url + "/" + (upload as NSString).lastPathComponent
             }
         }
