@@ -26,7 +26,8 @@ struct Fathom: AsyncParsableCommand {
         abstract: "Explore HTTP APIs from the terminal.",
         version: "0.2.0",
         subcommands: [
-            Prompt.self, Replay.self, Format.self, Query.self, Diff.self, Patch.self, Serve.self, TourCommand.self,
+            Prompt.self, Replay.self, Import.self, Format.self, Query.self, Diff.self, Patch.self, Serve.self,
+            TourCommand.self,
         ],
         defaultSubcommand: Prompt.self
     )

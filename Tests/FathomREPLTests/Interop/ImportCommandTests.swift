@@ -6,8 +6,9 @@ import Testing
 
 @Suite struct ImportCommandTests {
     @Test func parsesTheFormatAndFile() throws {
-        #expect(try parse("import curl request.sh") == ImportCommand(file: "request.sh"))
-        #expect(parseError("import har x.har")?.message == "unknown import option 'har'")
+        #expect(try parse("import curl request.sh") == ImportCommand(format: .curl, file: "request.sh"))
+        #expect(try parse("import har x.har") == ImportCommand(format: .har, file: "x.har"))
+        #expect(parseError("import hra x.har")?.hint == "did you mean 'har'?")
         #expect(parseError("import curl -")?.message == "standard input is where Fathom reads its commands")
     }
 

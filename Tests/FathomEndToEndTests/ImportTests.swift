@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+/// `fathom import` and `import` at the prompt, against the demo API.
+@Suite struct ImportTests {
+    static let planted = "import-Token-4d2e9b"
+
+    func har(_ base: String) -> String {
+        #"""
+        {"log": {"version": "1.2", "creator": {"name": "test", "version": "1"}, "entries": [
+          {"request": {"method": "GET", "url": "\#(base)/users/2", "httpVersion": "HTTP/1.1",
+            "headers": [{"name": "Authorization", "value": "Bearer \#(Self.planted)"}, {"name": ":authority", "value": "x"}]}},
+          {"request": {"method": "POST", "url": "\#(base)/echo?from=har", "httpVersion": "HTTP/1.1",
+            "headers": [{"name": "Content-Type", "value": "application/json"}],
+            "postData": {"mimeType": "application/json", "text": "{\"a\": 1}"}}}
+        ]}}
+        """#
+    }
+
+    @Test func aHARBecomesASessionFileThatReplays() throws {
+        let server = try DemoServerProcess(accessLog: true)
+        let directory = NSTemporaryDirectory() + "fathom-import-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try har(server.baseURL).write(toFile: directory + "/api.har", atomically: true, encoding: .utf8)
+
+        let imported = try FathomBinary.run(["import", directory + "/api.har"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(!imported.stdout.contains(Self.planted))
+        #expect(imported.stdout.contains("secret authorization"))
+        try imported.stdout.write(toFile: directory + "/api.fathom", atomically: true, encoding: .utf8)
+
+        let replay = try FathomBinary.run(
+            ["replay", directory + "/api.fathom"],
+            environment: ["FATHOM_SECRET_AUTHORIZATION": "Bearer \(Self.planted)"])
+        #expect(replay.status == 0, "\(replay.stdout)\(replay.stderr)")
+        #expect(server.takeRequests() == ["GET /users/2", #"POST /echo?from=har {"a": 1}"#])
+
+        // At the prompt: the entries run in order, the credential a secret of this session.
+        let prompt = try FathomBinary.run(["-c", "import har \(directory)/api.har", "-c", "vars"])
+        #expect(prompt.status == 0, "\(prompt.stderr)")
+        #expect(prompt.stdout.contains("Grace Hopper"))
+        #expect(!prompt.stdout.contains(Self.planted))
+        #expect(prompt.stdout.contains("(secret)"))
+        #expect(server.takeRequests().count == 2)
+
+        let broken = try FathomBinary.run(["import", "--format", "har", directory + "/api.fathom"])
+        #expect(broken.status == 1)
+        #expect(broken.stderr.hasPrefix("fathom import: \(directory)/api.fathom:1:1: not valid JSON"))
+    }
+}

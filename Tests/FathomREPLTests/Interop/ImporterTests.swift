@@ -1,0 +1,105 @@
+import FathomHTTP
+import FathomJSON
+import Foundation
+import Testing
+
+@testable import FathomREPL
+
+/// HAR logs and Postman collections from the corpora, each imported as a session file that reads
+/// back whole, with one request per entry and no credential written.
+@Suite struct ImporterTests {
+    static let corpora = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Corpora")
+
+    static var harFiles: [String] {
+        ["har/mitmproxy/har_files", "har/mitmproxy/flows"].flatMap { folder in
+            ((try? FileManager.default.contentsOfDirectory(atPath: corpora.appendingPathComponent(folder).path)) ?? [])
+                .filter { $0.hasSuffix(".har") }.map { "\(folder)/\($0)" }
+        }.sorted()
+    }
+
+    @Test func theCorporaAreHere() {
+        #expect(Self.harFiles.count == 15)
+    }
+
+    @Test(arguments: harFiles)
+    func aHARLogBecomesASessionFileWithAnEntryPerRequest(file: String) throws {
+        let path = Self.corpora.appendingPathComponent(file).path
+        let imported = try Importer.read(path)
+        var data = try Data(contentsOf: URL(fileURLWithPath: path))
+        if data.starts(with: [0xEF, 0xBB, 0xBF]) { data = data.dropFirst(3) }
+        guard case .array(let entries)? = try JSON(parsing: data)["log"]?["entries"] else {
+            Issue.record("no entries")
+            return
+        }
+        #expect(imported.requests == entries.count)
+        let session = try SessionFile.parse(imported.text, path: file)
+        #expect(session.entries.filter { $0.command.sendsRequest }.count == entries.count)
+        for secret in imported.secrets {
+            #expect(!imported.text.contains(secret.value), "\(file): a credential was written")
+            #expect(imported.text.contains("secret \(secret.name)\n"))
+        }
+    }
+
+    @Test func aBOMIsTolerated() throws {
+        let plain = try Importer.read(Self.corpora.appendingPathComponent("har/mitmproxy/har_files/postdata.har").path)
+        let bom = try Importer.read(Self.corpora.appendingPathComponent("har/mitmproxy/har_files/with-bom.har").path)
+        #expect(bom.requests == plain.requests)
+    }
+
+    @Test(arguments: [
+        "collection-v2.json", "digest.json", "hawk.json", "nested-v2-collection.json",
+        "nested-v2-collection-without-name.json", "oauth1.json",
+    ])
+    func aPostmanCollectionBecomesASessionFile(file: String) throws {
+        let imported = try Importer.read(Self.corpora.appendingPathComponent("postman/\(file)").path)
+        let session = try SessionFile.parse(imported.text, path: file)
+        #expect(session.entries.filter { $0.command.sendsRequest }.count == imported.requests)
+        #expect(imported.requests > 0)
+        for secret in imported.secrets { #expect(!imported.text.contains(secret.value)) }
+    }
+
+    @Test func postmanFoldersVariablesAuthAndScriptsAreAccountedFor() throws {
+        let collection = try Importer.read(Self.corpora.appendingPathComponent("postman/collection-v2.json").path)
+        #expect(collection.text.contains("set var_1 = hello-world"))
+        #expect(collection.text.contains("# folder: This is a folder"))
+        #expect(collection.text.contains("auth basic yosam:{{password}}"))
+        #expect(
+            collection.notes.contains("the pre-request script of the collection cannot run in Fathom and was skipped"))
+        #expect(collection.notes.contains { $0.hasPrefix("hawk auth of request") })
+        let digest = try Importer.read(Self.corpora.appendingPathComponent("postman/digest.json").path)
+        #expect(digest.notes.contains { $0.hasPrefix("digest auth of") })
+    }
+
+    @Test func credentialsInAHARBecomeReferences() throws {
+        let file = NSTemporaryDirectory() + "fathom-cred-\(UUID().uuidString).har"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try
+            #"{"log":{"version":"1.2","entries":[{"request":{"method":"GET","url":"http://api.test/me","headers":[{"name":"Authorization","value":"Bearer har-Secret-8c1d"},{"name":"Cookie","value":"sid=har-Cookie-51aa"},{"name":":authority","value":"api.test"}]}}]}}"#
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let imported = try Importer.read(file)
+        #expect(!imported.text.contains("har-Secret-8c1d") && !imported.text.contains("har-Cookie-51aa"))
+        #expect(imported.text.contains("header Authorization: {{authorization}}"))
+        #expect(imported.text.contains("header Cookie: {{cookie}}"))
+        #expect(imported.text.contains("FATHOM_SECRET_AUTHORIZATION, FATHOM_SECRET_COOKIE"))
+        #expect(!imported.text.contains(":authority"))
+        #expect(imported.secrets.map(\.value) == ["Bearer har-Secret-8c1d", "sid=har-Cookie-51aa"])
+    }
+
+    @Test func badInputIsOneClearError() throws {
+        let broken = Self.corpora.appendingPathComponent("har/mitmproxy/corrupted_har/brokenfile.har").path
+        let error = #expect(throws: CommandError.self) { try Importer.read(broken, format: .har) }
+        #expect(error?.message.contains("brokenfile.har:") == true)
+        #expect(error?.message.contains("not valid JSON") == true)
+        let file = NSTemporaryDirectory() + "fathom-bad-\(UUID().uuidString).json"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try #"{"info":{"schema":"https://schema.getpostman.com/json/collection/v1.0.0/"},"item":[]}"#
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let version = #expect(throws: CommandError.self) { try Importer.read(file) }
+        #expect(version?.message.contains("another version") == true)
+        try #"{"log":{"version":"1.2","entries":[{"request":{"url":"x"}}]"#.write(
+            toFile: file, atomically: true, encoding: .utf8)
+        let truncated = #expect(throws: CommandError.self) { try Importer.read(file, format: .har) }
+        #expect(truncated?.message.contains("not valid JSON") == true)
+    }
+}
