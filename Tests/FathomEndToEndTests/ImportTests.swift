@@ -48,4 +48,43 @@ import Testing
         #expect(broken.status == 1)
         #expect(broken.stderr.hasPrefix("fathom import: \(directory)/api.fathom:1:1: not valid JSON"))
     }
+
+    /// A HAR is its own recording: replayed with --compare, today's responses are checked against
+    /// the ones it holds, its credentials its own.
+    @Test func aHARReplaysAgainstItsOwnResponses() throws {
+        let server = try DemoServerProcess(accessLog: true)
+        let directory = NSTemporaryDirectory() + "fathom-harcmp-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        curl.arguments = ["-s", server.baseURL + "/users/2"]
+        let output = Pipe()
+        curl.standardOutput = output
+        try curl.run()
+        let body = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        curl.waitUntilExit()
+        func har(_ body: String) throws -> String {
+            let text = String(
+                decoding: try JSONSerialization.data(withJSONObject: body, options: .fragmentsAllowed), as: UTF8.self)
+            return #"""
+                {"log": {"version": "1.2", "entries": [
+                  {"request": {"method": "GET", "url": "\#(server.baseURL)/users/2",
+                     "headers": [{"name": "Authorization", "value": "Bearer \#(Self.planted)"}]},
+                   "response": {"status": 200, "content": {"mimeType": "application/json", "text": \#(text)}}}
+                ]}}
+                """#
+        }
+        try har(body).write(toFile: directory + "/same.har", atomically: true, encoding: .utf8)
+        let same = try FathomBinary.run(["replay", "--compare", directory + "/same.har"])
+        #expect(same.status == 0, "\(same.stdout)\(same.stderr)")
+        #expect(same.stdout.contains("1 compared with recordings"))
+        #expect(!same.stdout.contains(Self.planted))
+
+        try har(body.replacingOccurrences(of: "Grace Hopper", with: "Grace H.")).write(
+            toFile: directory + "/changed.har", atomically: true, encoding: .utf8)
+        let changed = try FathomBinary.run(["replay", "--compare", directory + "/changed.har"])
+        #expect(changed.status == 1)
+        #expect(changed.stdout.contains(#"~ $['name']  "Grace H." → "Grace Hopper""#), "\(changed.stdout)")
+    }
 }

@@ -249,3 +249,45 @@ extension JSON {
         return nil
     }
 }
+
+extension Importer {
+    /// A HAR log as a replay takes it: the session file its requests make, the responses it
+    /// holds as the recording (`fathom replay FILE.har --compare`), and its credentials as the
+    /// values of the secrets the file asks for.
+    static func harReplay(
+        _ path: String, redactor: Redactor
+    ) throws(CommandError) -> (file: SessionFile, recording: Recording, secrets: [(name: String, value: String)]) {
+        let imported = try read(path, format: .har)
+        let file: SessionFile
+        do {
+            file = try SessionFile.parse(imported.text, path: path)
+        } catch {
+            throw CommandError(error.description)
+        }
+        guard let data = FileManager.default.contents(atPath: path),
+            case .array(let entries)? = try? JSON(
+                parsing: data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data)[
+                    "log"]?["entries"]
+        else { throw CommandError("cannot read \(path)") }
+        for (name, value) in imported.secrets { redactor.addSecret(value) }
+        var recorded: [Recording.Entry] = []
+        for (index, entry) in entries.enumerated() {
+            guard let response = entry["response"], case .number(let statusText)? = response["status"],
+                let status = Int(statusText), status > 0
+            else { continue }  // a request that got no response has nothing to compare
+            let url = entry["request"]?["url"]?.string.flatMap { try? RequestURL(parsing: $0) }
+            let content = response["content"]
+            let contentType = content?["mimeType"]?.string.flatMap { $0.isEmpty ? nil : $0 }
+            var body = Data((content?["text"]?.string ?? "").utf8)
+            if content?["encoding"]?.string == "base64", let text = content?["text"]?.string {
+                body = Data(base64Encoded: text) ?? body
+            }
+            recorded.append(
+                Recording.Entry(
+                    request: index + 1, line: nil, method: entry["request"]?["method"]?.string ?? "GET",
+                    path: redactor.redact(url?.path ?? "/"), status: status, contentType: contentType,
+                    body: Recording.body(body, contentType: contentType, redactor: redactor)))
+        }
+        return (file, Recording(session: (path as NSString).lastPathComponent, entries: recorded), imported.secrets)
+    }
+}

@@ -47,9 +47,18 @@ public struct ReplayRunner: Sendable {
         executorOptions.prompter = prompter
         // Read and check everything first: nothing is sent when any file is broken.
         var plans: [(file: SessionFile, recording: Recording?)] = []
+        /// A HAR's own credentials, by file: its requests are sent as they were.
+        var fileSecrets: [String: [(name: String, value: String)]] = [:]
         var problems: [String] = []
         for path in files {
             do {
+                if path.lowercased().hasSuffix(".har") {
+                    // A HAR is its own recording: today's responses are compared with the ones it holds.
+                    let har = try Importer.harReplay(path, redactor: Redactor())
+                    plans.append((har.file, options.compare ? har.recording : nil))
+                    fileSecrets[path] = har.secrets
+                    continue
+                }
                 let file = try SessionFile.read(path)
                 var recording: Recording?
                 if options.compare {
@@ -64,7 +73,9 @@ public struct ReplayRunner: Sendable {
                 problems.append("\(path): \(error)")
             }
         }
-        if problems.isEmpty { problems = await checkSecretsAndEnvironment(plans.map(\.file), executorOptions) }
+        if problems.isEmpty {
+            problems = await checkSecretsAndEnvironment(plans.map(\.file), executorOptions, given: fileSecrets)
+        }
         guard problems.isEmpty else {
             output.writeError(renderer.problems(problems))
             return 2
@@ -74,7 +85,10 @@ public struct ReplayRunner: Sendable {
         var reports: [FileReport] = []
         var stop = false
         for plan in plans where !stop {
-            reports.append(await run(plan.file, recording: plan.recording, executorOptions, stop: &stop))
+            reports.append(
+                await run(
+                    plan.file, recording: plan.recording, secrets: fileSecrets[plan.file.path] ?? [], executorOptions,
+                    stop: &stop))
         }
         let summary = ReplaySummary(
             files: reports, elapsed: ContinuousClock.now - started, skipped: plans.count - reports.count)
@@ -93,7 +107,7 @@ public struct ReplayRunner: Sendable {
     /// One session that sends nothing answers for all files: the environment can be used, and
     /// every `secret NAME` has a value (environment, .env, --var) or a terminal to ask on.
     private func checkSecretsAndEnvironment(
-        _ files: [SessionFile], _ executorOptions: Executor.Options
+        _ files: [SessionFile], _ executorOptions: Executor.Options, given: [String: [(name: String, value: String)]]
     ) async -> [String] {
         var problems: [String] = []
         let probe = Executor(options: executorOptions)
@@ -104,7 +118,10 @@ public struct ReplayRunner: Sendable {
             }
         }
         for file in files {
-            let secretNames = file.secretNames.filter { name in !options.variables.contains { $0.name == name } }
+            let secretNames = file.secretNames.filter { name in
+                !options.variables.contains { $0.name == name }
+                    && !(given[file.path] ?? []).contains { $0.name == name }
+            }
             for name in await probe.missingSecrets(secretNames) {
                 let line = file.entries.first {
                     ($0.command as? SecretCommand).map { $0.name == name && $0.value == nil } ?? false
@@ -119,10 +136,13 @@ public struct ReplayRunner: Sendable {
 
     /// One file in a fresh session.
     private func run(
-        _ file: SessionFile, recording: Recording?, _ executorOptions: Executor.Options, stop: inout Bool
+        _ file: SessionFile, recording: Recording?, secrets: [(name: String, value: String)],
+        _ executorOptions: Executor.Options, stop: inout Bool
     ) async -> FileReport {
         let executor = Executor(options: executorOptions)
         for (name, value) in options.variables { await executor.define(name, value) }
+        // Given before the file's `secret NAME` lines, which then mark them secret.
+        for (name, value) in secrets { await executor.define(name, value) }
         let printer = OutputPrinter(
             console: output, format: .json, palette: Palette(enabled: false), redactor: executor.redactor)
         var report = FileReport(path: file.path)
