@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
-# Runs a command with httpbin serving on 127.0.0.1 (a free port), its URL in FATHOM_HTTPBIN_URL.
-# httpbin and gunicorn are installed from PyPI into .build/httpbin-venv the first time.
+# Runs a command with httpbin serving on 127.0.0.1 (a free port), its URL in FATHOM_HTTPBIN_URL,
+# and HTTPie's `http` in FATHOM_HTTPIE (for the export round trips). httpbin, gunicorn and httpie
+# are installed from PyPI into .build/httpbin-venv the first time.
 #   scripts/with-httpbin.sh swift test
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 venv=.build/httpbin-venv
-if [[ ! -x $venv/bin/gunicorn ]]; then
-    echo "Installing httpbin and gunicorn into $venv…"
+if [[ ! -x $venv/bin/gunicorn || ! -x $venv/bin/http ]]; then
+    echo "Installing httpbin, gunicorn and httpie into $venv…"
     mkdir -p .build
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check httpbin gunicorn
+    [[ -x $venv/bin/pip ]] || python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check httpbin gunicorn httpie
 fi
 
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
@@ -26,4 +27,5 @@ done
 curl -s -o /dev/null "http://127.0.0.1:$port/get" || { echo "httpbin did not start" >&2; exit 1; }
 
 export FATHOM_HTTPBIN_URL="http://127.0.0.1:$port"
+export FATHOM_HTTPIE="$PWD/$venv/bin/http"
 "$@"

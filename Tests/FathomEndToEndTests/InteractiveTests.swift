@@ -86,6 +86,8 @@ struct InteractiveTests {
         for line in ["secret token = \(planted)", "auth bearer {{token}}", "get /users/4 X-Echo:\(planted)", "exit"] {
             try terminal.type(line)
             try terminal.send("Enter")
+            // Keys typed while a command runs reach the terminal before the line editor: wait for it.
+            if line != "exit" { try terminal.waitForPrompt() }
         }
         try terminal.waitFor("FATHOM-EXIT=0")
         let history = try String(contentsOfFile: state + "/fathom/history", encoding: .utf8)

@@ -1,27 +1,34 @@
-/// `export curl [#N]`: the draft (or the request behind response #N) as a curl command that bash
-/// runs to send the identical request, secrets as `${FATHOM_SECRET_<NAME>}` references.
+/// `export curl|httpie [#N]`: the draft (or the request behind response #N) as a curl or HTTPie
+/// command that bash runs to send the identical request, secrets as `${FATHOM_SECRET_<NAME>}`.
 struct ExportCommand: SingleCommand, Equatable {
     static let spec = CommandSpec(
-        name: "export", synopsis: "export curl [#N]",
-        summary: "the draft, or the request behind #N, as a curl command (secrets by name, never by value)",
+        name: "export", synopsis: "export curl|httpie [#N]",
+        summary: "the draft, or the request behind #N, as a curl or HTTPie command (secrets by name, never by value)",
         details: """
             The command sends the same method, URL, headers and body bytes. Each secret becomes \
             ${FATHOM_SECRET_<NAME>}: set that variable where the command runs.
             """,
-        completion: .words(["curl"]), group: .draft)
+        completion: .words(["curl", "httpie"]), group: .draft)
 
+    enum Format: String, Equatable, Sendable {
+        case curl, httpie
+    }
+
+    var format: Format = .curl
     /// `nil` exports the draft.
     var response: Int?
 
     static func parse(_ arguments: inout Arguments) throws(CommandError) -> Self {
-        let format = try arguments.word("a format")
-        guard format.text.lowercased() == "curl" else { throw arguments.badChoice(format, ["curl"]) }
-        guard let word = try arguments.optionalWord() else { return ExportCommand(response: nil) }
+        let formatWord = try arguments.word("a format")
+        guard let format = Format(rawValue: formatWord.text.lowercased()) else {
+            throw arguments.badChoice(formatWord, ["curl", "httpie"])
+        }
+        guard let word = try arguments.optionalWord() else { return ExportCommand(format: format, response: nil) }
         try arguments.end()
         guard let number = try CommandParser.responseNumber(word) else {
             throw CommandError("expected #N, not '\(word.text)'", column: word.column, hint: arguments.usage)
         }
-        return ExportCommand(response: number)
+        return ExportCommand(format: format, response: number)
     }
 
     func run(in executor: isolated Executor) async throws -> CommandResult {
@@ -31,8 +38,13 @@ struct ExportCommand: SingleCommand, Equatable {
             } else {
                 try await executor.prepare(executor.session.draft, preview: true)
             }
-        let export = CurlExport(secrets: Self.namedSecrets(executor))
-        var outputs: [Output] = [.value(name: "curl", value: try export.command(for: request))]
+        let secrets = Self.namedSecrets(executor)
+        let command =
+            switch format {
+            case .curl: try CurlExport(secrets: secrets).command(for: request)
+            case .httpie: try HTTPieExport(secrets: secrets).command(for: request)
+            }
+        var outputs: [Output] = [.value(name: format.rawValue, value: command)]
         if response == nil, case .oauth2ClientCredentials = executor.session.auth {
             outputs.append(
                 .notice(.aside("the OAuth2 token is fetched when Fathom sends; add -H 'Authorization: Bearer …'")))

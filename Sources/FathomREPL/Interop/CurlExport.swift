@@ -64,12 +64,17 @@ struct CurlExport {
         return joined(parts)
     }
 
-    /// `-u 'ada:'"${FATHOM_SECRET_PASSWORD}"` for `Basic <base64>` whose password is a known secret.
+    /// `-u "ada:${FATHOM_SECRET_PASSWORD}"` for `Basic <base64>`: the password by name.
     private func basicUser(_ value: String) -> String? {
+        Self.basicPair(value).map(word)
+    }
+
+    /// `user:password` from an `Authorization: Basic …` value.
+    static func basicPair(_ value: String) -> String? {
         guard value.hasPrefix("Basic "), let data = Data(base64Encoded: String(value.dropFirst(6))),
             let pair = String(data: data, encoding: .utf8), pair.contains(":")
         else { return nil }
-        return word(pair)
+        return pair
     }
 
     /// A shell word: single-quoted, or double-quoted with `${FATHOM_SECRET_…}` where secrets were.

@@ -7,8 +7,8 @@ import Testing
 
 @Suite struct ExportCommandTests {
     @Test func parsesTheFormatAndAResponse() throws {
-        #expect(try parse("export curl") == ExportCommand(response: nil))
-        #expect(try parse("export curl #3") == ExportCommand(response: 3))
+        #expect(try parse("export curl") == ExportCommand(format: .curl, response: nil))
+        #expect(try parse("export httpie #3") == ExportCommand(format: .httpie, response: 3))
         #expect(parseError("export har")?.message == "unknown export option 'har'")
     }
 
