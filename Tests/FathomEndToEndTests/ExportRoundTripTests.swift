@@ -73,3 +73,64 @@ import Testing
         }
     }
 }
+
+/// `export swift`: FathomHTTP code that compiles, secrets read from the environment.
+@Suite struct SwiftExportTests {
+    /// `swiftc -typecheck` against the modules of this build, with the C module maps they need.
+    func typecheck(_ source: String) throws -> (status: Int32, output: String) {
+        let debug = URL(fileURLWithPath: FathomBinary.binary).resolvingSymlinksInPath().deletingLastPathComponent()
+        let package = debug.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        var arguments = ["-typecheck", "-I", debug.appendingPathComponent("Modules").path]
+        for root in [debug, package.appendingPathComponent(".build/checkouts")] {
+            let files = FileManager.default.enumerator(atPath: root.path)
+            while let file = files?.nextObject() as? String {
+                guard file.hasSuffix("module.modulemap") else { continue }
+                // A Swift target's own generated map would define its module twice.
+                if root == debug, file.contains(".build/include/") { continue }
+                let path = root.appendingPathComponent(file)
+                arguments += [
+                    "-Xcc", "-fmodule-map-file=\(path.path)", "-Xcc", "-I", "-Xcc",
+                    path.deletingLastPathComponent().path,
+                ]
+            }
+        }
+        let file = NSTemporaryDirectory() + "fathom-export-\(UUID().uuidString).swift"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try source.write(toFile: file, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["swiftc"] + arguments + [file]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    @Test func anExportedSessionCompiles() throws {
+        let server = try DemoServerProcess()
+        let secret = "swift-Secret-0c3e5a"
+        let run = try FathomBinary.run(
+            [server.baseURL],
+            script: """
+                secret token = \(secret)
+                get /users/1 X-Token:{{token}}
+                post /echo note="a \\"quote\\" and \\\\ back" count:=2
+                auth basic ada:{{token}}
+                delete /users/99
+                export swift --all
+                """)
+        #expect(!run.stdout.contains(secret))
+        guard let start = run.stdout.range(of: "import FathomHTTP") else {
+            Issue.record("no program: \(run.stdout)\(run.stderr)")
+            return
+        }
+        let program = String(run.stdout[start.lowerBound...])
+        #expect(program.contains(#"\(secret("TOKEN"))"#))
+        #expect(program.contains("let response3 = try await client.send(request3)"))
+        let checked = try typecheck(program)
+        #expect(checked.status == 0, "\(checked.output)\n\(program)")
+    }
+}

@@ -1,30 +1,36 @@
-/// `export curl|httpie [#N]`: the draft (or the request behind response #N) as a curl or HTTPie
-/// command that bash runs to send the identical request, secrets as `${FATHOM_SECRET_<NAME>}`.
+import FathomHTTP
+
+/// `export curl|httpie|swift [#N|--all]`: the draft (or the request behind response #N, or every
+/// request the session kept) as curl or HTTPie commands that bash runs to send the identical
+/// requests, or as a Swift program on FathomHTTP; secrets by name (`FATHOM_SECRET_<NAME>`).
 struct ExportCommand: SingleCommand, Equatable {
     static let spec = CommandSpec(
-        name: "export", synopsis: "export curl|httpie [#N]",
-        summary: "the draft, or the request behind #N, as a curl or HTTPie command (secrets by name, never by value)",
+        name: "export", synopsis: "export curl|httpie|swift [#N|--all]",
+        summary: "the draft, #N's request or all of them as curl, HTTPie or FathomHTTP code (secrets by name)",
         details: """
             The command sends the same method, URL, headers and body bytes. Each secret becomes \
             ${FATHOM_SECRET_<NAME>}: set that variable where the command runs.
             """,
-        completion: .words(["curl", "httpie"]), group: .draft)
+        completion: .words(["curl", "httpie", "swift"]), group: .draft)
 
-    enum Format: String, Equatable, Sendable {
-        case curl, httpie
+    enum Format: String, CaseIterable, Equatable, Sendable {
+        case curl, httpie, swift
     }
 
     var format: Format = .curl
     /// `nil` exports the draft.
     var response: Int?
+    /// `--all`: every request behind the responses the session keeps.
+    var all = false
 
     static func parse(_ arguments: inout Arguments) throws(CommandError) -> Self {
         let formatWord = try arguments.word("a format")
         guard let format = Format(rawValue: formatWord.text.lowercased()) else {
-            throw arguments.badChoice(formatWord, ["curl", "httpie"])
+            throw arguments.badChoice(formatWord, Format.allCases.map(\.rawValue))
         }
         guard let word = try arguments.optionalWord() else { return ExportCommand(format: format, response: nil) }
         try arguments.end()
+        if word.text == "--all", !word.quoted { return ExportCommand(format: format, response: nil, all: true) }
         guard let number = try CommandParser.responseNumber(word) else {
             throw CommandError("expected #N, not '\(word.text)'", column: word.column, hint: arguments.usage)
         }
@@ -32,22 +38,34 @@ struct ExportCommand: SingleCommand, Equatable {
     }
 
     func run(in executor: isolated Executor) async throws -> CommandResult {
-        let request =
-            if let response {
-                try executor.session.responses.entry(response).response.request
-            } else {
-                try await executor.prepare(executor.session.draft, preview: true)
+        let requests: [PreparedRequest]
+        if all {
+            requests = executor.session.responses.entries.map(\.response.request)
+            guard !requests.isEmpty else {
+                throw CommandError("no responses yet to export", hint: "send a request first, or export the draft")
             }
+        } else if let response {
+            requests = [try executor.session.responses.entry(response).response.request]
+        } else {
+            requests = [try await executor.prepare(executor.session.draft, preview: true)]
+        }
         let secrets = Self.namedSecrets(executor)
-        let command =
-            switch format {
-            case .curl: try CurlExport(secrets: secrets).command(for: request)
-            case .httpie: try HTTPieExport(secrets: secrets).command(for: request)
-            }
-        var outputs: [Output] = [.value(name: format.rawValue, value: command)]
-        if response == nil, case .oauth2ClientCredentials = executor.session.auth {
-            outputs.append(
-                .notice(.aside("the OAuth2 token is fetched when Fathom sends; add -H 'Authorization: Bearer …'")))
+        let text: String
+        switch format {
+        case .curl:
+            let export = CurlExport(secrets: secrets)
+            text = try requests.map { request throws(CommandError) in try export.command(for: request) }
+                .joined(separator: "\n")
+        case .httpie:
+            let export = HTTPieExport(secrets: secrets)
+            text = try requests.map { request throws(CommandError) in try export.command(for: request) }
+                .joined(separator: "\n")
+        case .swift:
+            text = SwiftExport(secrets: secrets).program(for: requests)
+        }
+        var outputs: [Output] = [.value(name: format.rawValue, value: text)]
+        if response == nil, !all, case .oauth2ClientCredentials = executor.session.auth {
+            outputs.append(.notice(.aside("the OAuth2 token is fetched when Fathom sends; export #N to include it")))
         }
         return CommandResult(.succeeded, outputs)
     }

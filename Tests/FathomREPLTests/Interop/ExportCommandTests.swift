@@ -9,6 +9,7 @@ import Testing
     @Test func parsesTheFormatAndAResponse() throws {
         #expect(try parse("export curl") == ExportCommand(format: .curl, response: nil))
         #expect(try parse("export httpie #3") == ExportCommand(format: .httpie, response: 3))
+        #expect(try parse("export swift --all") == ExportCommand(format: .swift, response: nil, all: true))
         #expect(parseError("export har")?.message == "unknown export option 'har'")
     }
 

@@ -1,0 +1,82 @@
+import FathomHTTP
+import Foundation
+
+/// Requests as a Swift program on FathomHTTP — the `NetworkRequest` builder chain and the
+/// `NetworkClient` call that send each one — with secrets read from `FATHOM_SECRET_<NAME>` in the
+/// environment, never written.
+struct SwiftExport {
+    let secrets: [CurlExport.Secret]
+
+    init(secrets: [CurlExport.Secret]) {
+        self.secrets = secrets.filter { !$0.value.isEmpty }.sorted { $0.value.count > $1.value.count }
+    }
+
+    func program(for requests: [PreparedRequest]) -> String {
+        var lines = [
+            "import FathomHTTP",
+            "import Foundation",
+            "",
+            "/// A secret from the environment, as Fathom names it: `FATHOM_SECRET_<NAME>`.",
+            "func secret(_ name: String) -> String { ProcessInfo.processInfo.environment[\"FATHOM_SECRET_\\(name)\"] ?? \"\" }",
+            "",
+            "let client = NetworkClient()",
+        ]
+        for (index, request) in requests.enumerated() {
+            let name = requests.count == 1 ? "request" : "request\(index + 1)"
+            lines.append("")
+            lines.append(
+                "let \(name) = NetworkRequest(\(literal(request.url.description)), method: HTTPMethod(rawValue: \(literal(request.method.rawValue))))"
+            )
+            for field in request.headers {
+                lines.append(
+                    "    .header(NetworkHeaders.Name(\(literal(field.name.rawName))), \(literal(field.value)))")
+            }
+            switch request.body {
+            case .bytes(let data)?:
+                if let text = String(data: data, encoding: .utf8) {
+                    lines.append("    .body(Data(\(literal(text)).utf8))")
+                } else {
+                    lines.append("    .body(Data(base64Encoded: \(literal(data.base64EncodedString())))!)")
+                }
+            case .file(let path, _)?:
+                lines.append("    .body(file: \(literal(path)))")
+            case nil:
+                break
+            }
+            let response = requests.count == 1 ? "response" : "response\(index + 1)"
+            lines.append("let \(response) = try await client.send(\(name))")
+            lines.append("print(\(response).status)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A Swift string literal; a secret inside it is `\(secret("NAME"))`.
+    func literal(_ text: String) -> String {
+        var result = ""
+        var rest = Substring(text)
+        while !rest.isEmpty {
+            if let secret = secrets.first(where: { rest.hasPrefix($0.value) }) {
+                let key = DotEnv.secretKey(for: secret.name).dropFirst("FATHOM_SECRET_".count)
+                result += "\\(secret(\"\(key)\"))"
+                rest = rest.dropFirst(secret.value.count)
+                continue
+            }
+            let character = rest.removeFirst()
+            switch character {
+            case "\\": result += "\\\\"
+            case "\"": result += "\\\""
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            default:
+                if let scalar = character.unicodeScalars.first, character.unicodeScalars.count == 1, scalar.value < 0x20
+                {
+                    result += "\\u{\(String(scalar.value, radix: 16))}"
+                } else {
+                    result.append(character)
+                }
+            }
+        }
+        return "\"\(result)\""
+    }
+}
