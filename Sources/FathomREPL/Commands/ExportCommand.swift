@@ -1,20 +1,21 @@
 import FathomHTTP
+import Foundation
 
 /// `export curl|httpie|swift [#N|--all]`: the draft (or the request behind response #N, or every
 /// request the session kept) as curl or HTTPie commands that bash runs to send the identical
 /// requests, or as a Swift program on FathomHTTP; secrets by name (`FATHOM_SECRET_<NAME>`).
 struct ExportCommand: SingleCommand, Equatable {
     static let spec = CommandSpec(
-        name: "export", synopsis: "export curl|httpie|swift [#N|--all]",
-        summary: "the draft, #N's request or all of them as curl, HTTPie or FathomHTTP code (secrets by name)",
+        name: "export", synopsis: "export curl|httpie|swift [#N|--all] | export har FILE",
+        summary: "the draft, #N's request or all as curl, HTTPie or FathomHTTP code; the session as HAR 1.2",
         details: """
             The command sends the same method, URL, headers and body bytes. Each secret becomes \
             ${FATHOM_SECRET_<NAME>}: set that variable where the command runs.
             """,
-        completion: .words(["curl", "httpie", "swift"]), group: .draft)
+        completion: .words(["curl", "httpie", "swift", "har"]), group: .draft)
 
     enum Format: String, CaseIterable, Equatable, Sendable {
-        case curl, httpie, swift
+        case curl, httpie, swift, har
     }
 
     var format: Format = .curl
@@ -22,11 +23,16 @@ struct ExportCommand: SingleCommand, Equatable {
     var response: Int?
     /// `--all`: every request behind the responses the session keeps.
     var all = false
+    /// `export har FILE`: where the log goes.
+    var file: String?
 
     static func parse(_ arguments: inout Arguments) throws(CommandError) -> Self {
         let formatWord = try arguments.word("a format")
         guard let format = Format(rawValue: formatWord.text.lowercased()) else {
             throw arguments.badChoice(formatWord, Format.allCases.map(\.rawValue))
+        }
+        if format == .har {
+            return ExportCommand(format: .har, response: nil, all: true, file: try arguments.single("a file").text)
         }
         guard let word = try arguments.optionalWord() else { return ExportCommand(format: format, response: nil) }
         try arguments.end()
@@ -38,6 +44,7 @@ struct ExportCommand: SingleCommand, Equatable {
     }
 
     func run(in executor: isolated Executor) async throws -> CommandResult {
+        if format == .har, let file { return try Self.writeHAR(to: file, executor) }
         let requests: [PreparedRequest]
         if all {
             requests = executor.session.responses.entries.map(\.response.request)
@@ -62,12 +69,34 @@ struct ExportCommand: SingleCommand, Equatable {
                 .joined(separator: "\n")
         case .swift:
             text = SwiftExport(secrets: secrets).program(for: requests)
+        case .har:
+            throw CommandError("export har needs a file", hint: "usage: export har FILE")
         }
         var outputs: [Output] = [.value(name: format.rawValue, value: text)]
         if response == nil, !all, case .oauth2ClientCredentials = executor.session.auth {
             outputs.append(.notice(.aside("the OAuth2 token is fetched when Fathom sends; export #N to include it")))
         }
         return CommandResult(.succeeded, outputs)
+    }
+
+    /// The kept responses, with their requests, as a HAR 1.2 log written atomically.
+    private static func writeHAR(to file: String, _ executor: isolated Executor) throws -> CommandResult {
+        let entries = executor.session.responses.entries
+        guard !entries.isEmpty else {
+            throw CommandError("no responses yet to export", hint: "send a request first")
+        }
+        let path = Executor.expandTilde(try executor.session.variables.expand(file))
+        let text = HARExport(redactor: executor.redactor).document(entries).formatted(.pretty)
+        do {
+            // Masked once more as a whole: whatever the fields missed is not written.
+            try AtomicFile.write(Data(executor.redactor.redact(text).utf8), to: path)
+        } catch let error as POSIXError {
+            let reason = String(cString: strerror(error.code.rawValue)).lowercased()
+            throw CommandError("cannot write to \(path): \(reason)", hint: "the file as it was is unchanged")
+        }
+        return .shows(
+            .notice(Notice(text: "wrote \(entries.count) entr\(entries.count == 1 ? "y" : "ies") to \(path) (HAR 1.2)"))
+        )
     }
 
     /// Every secret the session knows, with the name a replay or an export reads it by: a secret

@@ -10,7 +10,9 @@ import Testing
         #expect(try parse("export curl") == ExportCommand(format: .curl, response: nil))
         #expect(try parse("export httpie #3") == ExportCommand(format: .httpie, response: 3))
         #expect(try parse("export swift --all") == ExportCommand(format: .swift, response: nil, all: true))
-        #expect(parseError("export har")?.message == "unknown export option 'har'")
+        #expect(try parse("export har s.har") == ExportCommand(format: .har, response: nil, all: true, file: "s.har"))
+        #expect(parseError("export har")?.message == "missing a file")
+        #expect(parseError("export hra")?.hint == "did you mean 'har'?")
     }
 
     /// Sent by Fathom, exported, run by bash: the server sees the same request twice, and the
