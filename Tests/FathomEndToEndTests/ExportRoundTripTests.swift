@@ -53,15 +53,12 @@ import Testing
             }
             let program =
                 format == "curl" ? "curl -s -o /dev/null" + command.dropFirst(4) : httpie + command.dropFirst(4)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            process.arguments = ["-c", program + " >/dev/null"]
-            process.environment = [
-                "FATHOM_SECRET_TOKEN": Self.secret, "PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory(),
-            ]
-            try process.run()
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "\(command)")
+            let ran = try Program.run(
+                ["bash", "-c", program + " >/dev/null"],
+                environment: [
+                    "FATHOM_SECRET_TOKEN": Self.secret, "PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory(),
+                ])
+            #expect(ran.status == 0, "\(command)\n\(ran.output)")
         }
         let requests = server.requests
         let bodies = server.bodies
@@ -97,16 +94,7 @@ import Testing
         let file = NSTemporaryDirectory() + "fathom-export-\(UUID().uuidString).swift"
         defer { try? FileManager.default.removeItem(atPath: file) }
         try source.write(toFile: file, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swiftc"] + arguments + [file]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        return try Program.run(["swiftc"] + arguments + [file])
     }
 
     @Test func anExportedSessionCompiles() throws {

@@ -71,3 +71,22 @@ enum FathomBinary {
             stderr: String(decoding: stderr, as: UTF8.self))
     }
 }
+
+/// Runs another program a test needs (swiftc, a Python, bash) and reads what it printed.
+enum Program {
+    /// `command` found on PATH through `env`; standard output and error together.
+    static func run(_ command: [String], environment: [String: String]? = nil) throws -> (status: Int32, output: String)
+    {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = command
+        if let environment { process.environment = environment }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+}

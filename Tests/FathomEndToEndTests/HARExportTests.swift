@@ -22,16 +22,8 @@ import Testing
             for error in validator.iter_errors(json.load(open(sys.argv[2]))):
                 print(list(error.absolute_path), error.message)
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [python, "-c", script, Self.schemas.path, file]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return process.terminationStatus == 0 ? text : "validator failed: \(text)"
+        let (status, text) = try Program.run([python, "-c", script, Self.schemas.path, file])
+        return status == 0 ? text : "validator failed: \(text)"
     }
 
     @Test func theSessionIsAValidMaskedHARThatImportsBack() throws {
