@@ -76,9 +76,10 @@ import Testing
     /// `swiftc -typecheck` against the modules of this build, with the C module maps they need.
     func typecheck(_ source: String) throws -> (status: Int32, output: String) {
         let debug = URL(fileURLWithPath: FathomBinary.binary).resolvingSymlinksInPath().deletingLastPathComponent()
-        let package = debug.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        // The build path (`.build`, or another given with --build-path) holds the checkouts.
+        let buildPath = debug.deletingLastPathComponent().deletingLastPathComponent()
         var arguments = ["-typecheck", "-I", debug.appendingPathComponent("Modules").path]
-        for root in [debug, package.appendingPathComponent(".build/checkouts")] {
+        for root in [debug, buildPath.appendingPathComponent("checkouts")] {
             let files = FileManager.default.enumerator(atPath: root.path)
             while let file = files?.nextObject() as? String {
                 guard file.hasSuffix("module.modulemap") else { continue }
