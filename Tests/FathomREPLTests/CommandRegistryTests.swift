@@ -72,6 +72,9 @@ import Testing
         case .paths: #expect(candidates.contains { $0.hasPrefix("/users") })
         case .variables: #expect(candidates.contains { $0.contains("token") })
         case .files: #expect(candidates.contains { $0.contains("a.fathom") })
+        case .wordThenFile(let words):
+            #expect(Set(candidates.map { $0.trimmingCharacters(in: .whitespaces) }) == Set(words))
+            #expect(completer.complete("\(name) \(words[0]) ").candidates.contains { $0.contains("a.fathom") })
         case .commands: #expect(candidates.contains { $0.hasPrefix("send") })
         }
         // And the command's name itself completes.

@@ -13,6 +13,8 @@ struct CommandSpec: Sendable {
         case variables
         /// Files.
         case files
+        /// A word (a format), then a file: `import har FILE`, `export har FILE`.
+        case wordThenFile([String])
         /// Command names.
         case commands
     }

@@ -102,10 +102,12 @@ struct CurlCommand: SingleCommand, Equatable {
             executor.session.settings.timeout = timeout
             changed.append("timeout \(timeout.shortDescription)")
         }
-        if let proxy = curl.proxy {
-            let server = try ProxyServer(parsing: proxy.contains("://") ? proxy : "http://" + proxy)
+        if let given = curl.proxy {
+            // curl takes `host:port` for an HTTP proxy; Fathom's setting is a URL.
+            let proxy = given.contains("://") ? given : "http://" + given
+            let server = try ProxyServer(parsing: proxy)
             if let password = server.password { executor.redactor.addSecret(password) }
-            executor.session.settings.proxy = proxy.contains("://") ? proxy : "http://" + proxy
+            executor.session.settings.proxy = proxy
             changed.append("proxy")
         }
         var notes: [Output] = []

@@ -12,7 +12,7 @@ struct ExportCommand: SingleCommand, Equatable {
             The command sends the same method, URL, headers and body bytes. Each secret becomes \
             ${FATHOM_SECRET_<NAME>}: set that variable where the command runs.
             """,
-        completion: .words(["curl", "httpie", "swift", "har"]), group: .draft)
+        completion: .wordThenFile(["curl", "httpie", "swift", "har"]), group: .draft)
 
     enum Format: String, CaseIterable, Equatable, Sendable {
         case curl, httpie, swift, har
@@ -99,20 +99,16 @@ struct ExportCommand: SingleCommand, Equatable {
         )
     }
 
-    /// Every secret the session knows, with the name a replay or an export reads it by: a secret
-    /// variable's own name, a credential typed into `auth` by its kind, and the rest numbered.
-    static func namedSecrets(_ executor: isolated Executor) -> [CurlExport.Secret] {
-        let variables = executor.session.variables
-        var secrets: [CurlExport.Secret] = []
-        for name in variables.names where variables.isSecret(name) {
-            if let value = variables[name] { secrets.append(.init(value: value, name: name)) }
-        }
-        switch executor.session.auth {
-        case .bearer(let token): secrets.append(.init(value: token, name: "token"))
-        case .basic(_, let password?): secrets.append(.init(value: password, name: "password"))
-        case .apiKey(_, _, let value): secrets.append(.init(value: value, name: "api_key"))
-        case .oauth2ClientCredentials(_, _, let secret, _): secrets.append(.init(value: secret, name: "client_secret"))
-        default: break
+    /// Every secret the session knows, named as `save` names it — a secret variable by its own
+    /// name, a credential typed into a line after what holds it (`password=…`, `auth bearer …`) —
+    /// so an export and a saved file ask for the same `FATHOM_SECRET_<NAME>`; the rest numbered.
+    static func namedSecrets(_ executor: isolated Executor) -> ExportSecrets {
+        let session = executor.session
+        let writer = SessionWriter(
+            log: session.log, variables: session.variables, secretValues: executor.redactor.secretValues,
+            requestsOnly: false)
+        var secrets = writer.secretSubstitutions().table.map { value, reference in
+            ExportSecrets.Secret(value: value, name: String(reference.dropFirst(2).dropLast(2)))
         }
         var known = Set(secrets.map(\.value))
         var counter = 1
@@ -121,6 +117,6 @@ struct ExportCommand: SingleCommand, Equatable {
             known.insert(value)
             counter += 1
         }
-        return secrets.filter { !$0.value.contains("{{") }
+        return ExportSecrets(secrets)
     }
 }

@@ -12,7 +12,7 @@ struct ImportCommand: SingleCommand, Equatable {
             collections v2.0 and v2.1 (folders, variables, basic/bearer/API-key auth; scripts cannot run). \
             Credentials found in the file are secrets here; `fathom import FILE` writes the session file.
             """,
-        completion: .words(Importer.Format.allCases.map(\.rawValue)), group: .draft)
+        completion: .wordThenFile(Importer.Format.allCases.map(\.rawValue)), group: .draft)
 
     var format: Importer.Format
     var file: String

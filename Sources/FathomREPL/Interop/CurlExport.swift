@@ -5,19 +5,7 @@ import Foundation
 /// method, URL, headers and body bytes. A secret is never written: it becomes
 /// `${FATHOM_SECRET_<NAME>}` inside double quotes, so the line runs where that variable is set.
 struct CurlExport {
-    /// A secret's value and the name it is read by (`token` → `FATHOM_SECRET_TOKEN`).
-    struct Secret {
-        var value: String
-        var name: String
-    }
-
-    let secrets: [Secret]
-
-    /// - Parameter secrets: Longest first is not needed: every value is replaced wherever it occurs.
-    init(secrets: [Secret]) {
-        // A longer secret that contains a shorter one is replaced first.
-        self.secrets = secrets.filter { !$0.value.isEmpty }.sorted { $0.value.count > $1.value.count }
-    }
+    let secrets: ExportSecrets
 
     /// The command, one option a line with `\` continuations.
     func command(for request: PreparedRequest) throws(CommandError) -> String {
@@ -79,18 +67,17 @@ struct CurlExport {
 
     /// A shell word: single-quoted, or double-quoted with `${FATHOM_SECRET_…}` where secrets were.
     func word(_ text: String) -> String {
-        guard secrets.contains(where: { text.contains($0.value) }) else { return singleQuoted(text) }
+        guard secrets.contains(in: text) else { return singleQuoted(text) }
         var result = ""
-        var rest = Substring(text)
-        while !rest.isEmpty {
-            if let secret = secrets.first(where: { rest.hasPrefix($0.value) }) {
-                result += "${\(DotEnv.secretKey(for: secret.name))}"
-                rest = rest.dropFirst(secret.value.count)
-                continue
+        for piece in secrets.pieces(text) {
+            switch piece {
+            case .secret(let variable): result += "${\(variable)}"
+            case .text(let plain):
+                for character in plain {
+                    if "$`\"\\".contains(character) { result.append("\\") }
+                    result.append(character)
+                }
             }
-            let character = rest.removeFirst()
-            if "$`\"\\".contains(character) { result.append("\\") }
-            result.append(character)
         }
         return "\"\(result)\""
     }

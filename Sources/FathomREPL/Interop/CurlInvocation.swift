@@ -46,7 +46,7 @@ struct CurlInvocation: Equatable, Sendable {
     ]
     private static let outputOnlyWithValue: Set<String> = [
         "-o", "--output", "-w", "--write-out", "--trace", "--trace-ascii", "--stderr", "-D", "--dump-header",
-        "-c", "--cookie-jar", "--retry", "--retry-delay", "--retry-max-time", "-m2",
+        "-c", "--cookie-jar", "--retry", "--retry-delay", "--retry-max-time",
     ]
     private static let ignored: Set<String> = [
         "--compressed", "--http1.1", "--http2", "--http2-prior-knowledge", "-0", "--http1.0", "--tr-encoding",

@@ -6,7 +6,7 @@ import Foundation
 struct HTTPieExport {
     let quoting: CurlExport
 
-    init(secrets: [CurlExport.Secret]) {
+    init(secrets: ExportSecrets) {
         quoting = CurlExport(secrets: secrets)
     }
 

@@ -25,11 +25,12 @@ extension Importer {
         ]
 
         mutating func add(_ request: Request) {
+            let url = credentialsInQuery(request.url)
             lines.append("")
-            lines.append("# " + (request.title ?? "\(request.method) \(request.url)"))
+            lines.append("# " + (request.title ?? "\(request.method) \(url)"))
             lines.append("reset")
             if request.method.uppercased() != "GET" { lines.append("method \(request.method.uppercased())") }
-            lines.append("path \(Self.word(request.url))")
+            lines.append("path \(Self.word(url))")
             for (name, value) in request.headers {
                 let lowered = name.lowercased()
                 guard !lowered.hasPrefix(":"), !Self.skipped.contains(lowered) else { continue }
@@ -42,19 +43,70 @@ extension Importer {
             switch request.body {
             case .none: break
             case .text(let text) where text.isEmpty: break
-            case .text(let text):
+            case .text(let raw):
+                let text = credentialsInJSON(raw)
                 var marker = "EOF"
                 while text.split(separator: "\n").contains(where: { $0 == marker }) { marker += "_" }
                 lines.append("body <<\(marker)")
                 lines.append(text)
                 lines.append(marker)
             case .form(let pairs):
-                lines.append("body form " + pairs.map { Self.word("\($0.name)=\($0.value)") }.joined(separator: " "))
+                lines.append(
+                    "body form "
+                        + pairs.map { Self.word("\($0.name)=\(credential(named: $0.name, $0.value))") }
+                        .joined(separator: " "))
             case .multipart(let items):
+                let items = items.map { item -> RequestItem in
+                    guard case .field(let name, let value) = item else { return item }
+                    return .field(name: name, value: credential(named: name, value))
+                }
                 lines.append("body multipart " + items.map { Self.word($0.text) }.joined(separator: " "))
             }
             lines.append("send")
             requests += 1
+        }
+
+        /// A field's value, or a reference when its name says it holds a credential
+        /// (`password`, `api_key`, `client_secret`…), as `save` treats fields typed at the prompt.
+        mutating func credential(named name: String, _ value: String) -> String {
+            SecretNames.looksSecret(name) ? reference(value, named: Self.variableName(name.lowercased())) : value
+        }
+
+        /// The URL with credential-named query values (`?api_key=…`) as references.
+        mutating func credentialsInQuery(_ url: String) -> String {
+            guard let mark = url.firstIndex(of: "?") else { return url }
+            let pairs = url[url.index(after: mark)...].split(separator: "&", omittingEmptySubsequences: false).map {
+                pair -> String in
+                guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
+                let name = String(pair[..<equals])
+                return name + "=" + credential(named: name, String(pair[pair.index(after: equals)...]))
+            }
+            return url[...mark] + pairs.joined(separator: "&")
+        }
+
+        /// A JSON body with the string values of credential-named members as references.
+        mutating func credentialsInJSON(_ text: String) -> String {
+            guard text.first == "{" || text.first == "[", let document = try? JSON(parsing: text) else { return text }
+            var result = text
+            func walk(_ value: JSON) {
+                switch value {
+                case .object(let members):
+                    for member in members {
+                        // Only values written as they are (no escapes): they are found in the text as is.
+                        if case .string(let string) = member.value, SecretNames.looksSecret(member.key),
+                            !string.contains("\""), !string.contains("\\")
+                        {
+                            let reference = credential(named: member.key, string)
+                            result = result.replacingOccurrences(of: "\"\(string)\"", with: "\"\(reference)\"")
+                        }
+                        walk(member.value)
+                    }
+                case .array(let elements): elements.forEach(walk)
+                default: break
+                }
+            }
+            walk(document)
+            return result
         }
 
         /// `{{name}}` for a credential, its value kept apart; a `{{variable}}` stays as it is.

@@ -59,12 +59,7 @@ public enum Importer {
     ///
     /// - Throws: ``CommandError`` naming the file and, for JSON, the line and column.
     static func read(_ path: String, format: Format? = nil) throws(CommandError) -> Imported {
-        guard var data = FileManager.default.contents(atPath: path) else {
-            throw CommandError("cannot read \(path)", hint: "nothing was imported")
-        }
-        // A UTF-8 byte order mark, as some tools write one.
-        if data.starts(with: [0xEF, 0xBB, 0xBF]) { data = data.dropFirst(3) }
-        let name = (path as NSString).lastPathComponent
+        let (data, name) = try contents(path)
         let text = String(decoding: data, as: UTF8.self)
         switch format ?? guess(text) {
         case .curl: return try curl(text, file: name)
@@ -77,6 +72,15 @@ public enum Importer {
         let start = text.drop { $0.isWhitespace || $0 == "#" }
         if !start.hasPrefix("{") { return .curl }
         return text.contains("\"log\"") && text.contains("\"entries\"") ? .har : .postman
+    }
+
+    /// The file's bytes (a UTF-8 byte order mark, as some tools write one, left out) and name.
+    private static func contents(_ path: String) throws(CommandError) -> (Data, String) {
+        guard var data = FileManager.default.contents(atPath: path) else {
+            throw CommandError("cannot read \(path)", hint: "nothing was imported")
+        }
+        if data.starts(with: [0xEF, 0xBB, 0xBF]) { data = data.dropFirst(3) }
+        return (data, (path as NSString).lastPathComponent)
     }
 
     private static func json(_ data: Data, path: String) throws(CommandError) -> JSON {
@@ -257,18 +261,17 @@ extension Importer {
     static func harReplay(
         _ path: String, redactor: Redactor
     ) throws(CommandError) -> (file: SessionFile, recording: Recording, secrets: [(name: String, value: String)]) {
-        let imported = try read(path, format: .har)
+        // Read and parsed once: the requests and the recording come from the same document.
+        let (data, name) = try contents(path)
+        let document = try json(data, path: path)
+        let imported = try har(document, file: name)
         let file: SessionFile
         do {
             file = try SessionFile.parse(imported.text, path: path)
         } catch {
             throw CommandError(error.description)
         }
-        guard let data = FileManager.default.contents(atPath: path),
-            case .array(let entries)? = try? JSON(
-                parsing: data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data)[
-                    "log"]?["entries"]
-        else { throw CommandError("cannot read \(path)") }
+        guard case .array(let entries)? = document["log"]?["entries"] else { throw CommandError("cannot read \(path)") }
         for (name, value) in imported.secrets { redactor.addSecret(value) }
         var recorded: [Recording.Entry] = []
         for (index, entry) in entries.enumerated() {
@@ -288,6 +291,6 @@ extension Importer {
                     path: redactor.redact(url?.path ?? "/"), status: status, contentType: contentType,
                     body: Recording.body(body, contentType: contentType, redactor: redactor)))
         }
-        return (file, Recording(session: (path as NSString).lastPathComponent, entries: recorded), imported.secrets)
+        return (file, Recording(session: name, entries: recorded), imported.secrets)
     }
 }

@@ -5,11 +5,7 @@ import Foundation
 /// `NetworkClient` call that send each one — with secrets read from `FATHOM_SECRET_<NAME>` in the
 /// environment, never written.
 struct SwiftExport {
-    let secrets: [CurlExport.Secret]
-
-    init(secrets: [CurlExport.Secret]) {
-        self.secrets = secrets.filter { !$0.value.isEmpty }.sorted { $0.value.count > $1.value.count }
-    }
+    let secrets: ExportSecrets
 
     func program(for requests: [PreparedRequest]) -> String {
         var lines = [
@@ -53,30 +49,30 @@ struct SwiftExport {
     /// A Swift string literal; a secret inside it is `\(secret("NAME"))`.
     func literal(_ text: String) -> String {
         var result = ""
-        var rest = Substring(text)
-        while !rest.isEmpty {
-            if let secret = secrets.first(where: { rest.hasPrefix($0.value) }) {
-                let key = DotEnv.secretKey(for: secret.name).dropFirst("FATHOM_SECRET_".count)
-                result += "\\(secret(\"\(key)\"))"
-                rest = rest.dropFirst(secret.value.count)
-                continue
-            }
-            let character = rest.removeFirst()
-            switch character {
-            case "\\": result += "\\\\"
-            case "\"": result += "\\\""
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            default:
-                if let scalar = character.unicodeScalars.first, character.unicodeScalars.count == 1, scalar.value < 0x20
-                {
-                    result += "\\u{\(String(scalar.value, radix: 16))}"
-                } else {
-                    result.append(character)
-                }
+        for piece in secrets.pieces(text) {
+            switch piece {
+            case .secret(let variable):
+                result += "\\(secret(\"\(variable.dropFirst("FATHOM_SECRET_".count))\"))"
+            case .text(let plain):
+                for character in plain { result += Self.escaped(character) }
             }
         }
         return "\"\(result)\""
+    }
+
+    /// A character as it stands inside a Swift string literal.
+    private static func escaped(_ character: Character) -> String {
+        switch character {
+        case "\\": return "\\\\"
+        case "\"": return "\\\""
+        case "\n": return "\\n"
+        case "\r": return "\\r"
+        case "\t": return "\\t"
+        default:
+            if let scalar = character.unicodeScalars.first, character.unicodeScalars.count == 1, scalar.value < 0x20 {
+                return "\\u{\(String(scalar.value, radix: 16))}"
+            }
+            return String(character)
+        }
     }
 }

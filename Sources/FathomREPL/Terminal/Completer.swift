@@ -65,6 +65,11 @@ struct Completer: Sendable {
             return Completion(word: current, candidates: Self.matching(values.variableNames, current, suffix: " "))
         case .files:
             return Completion(word: current, candidates: listFiles(current))
+        case .wordThenFile(let words):
+            if position == 1 {
+                return Completion(word: current, candidates: Self.matching(words, current, suffix: " "))
+            }
+            return Completion(word: current, candidates: listFiles(current))
         case .words(let words):
             if spec.name == "default", position >= 2, previous[1].lowercased() == "header" {
                 return headerCompletion(previous.dropFirst(2), current)

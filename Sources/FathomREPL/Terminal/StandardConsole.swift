@@ -68,8 +68,8 @@ public final class StandardConsole: Console {
             close(writeEnd)
             return false
         }
-        // A pager quit early closes the pipe: its EPIPE ends the writing (SIGPIPE is ignored).
-        StandardStreams.prepare()
+        // A pager quit early closes the pipe: its EPIPE ends the writing (SIGPIPE is ignored
+        // since start, StandardStreams.prepare()).
         _ = StandardStreams.write(text, to: writeEnd)
         close(writeEnd)
         var status: Int32 = 0

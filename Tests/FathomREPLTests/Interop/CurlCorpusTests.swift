@@ -5,13 +5,14 @@ import Testing
 
 @testable import FathomREPL
 
+extension Executor {
+    /// The secrets an export names, with their values: what the person running it would set.
+    fileprivate func exportSecrets() -> [ExportSecrets.Secret] { ExportCommand.namedSecrets(self).all }
+}
+
 /// curlconverter's commands that come with an `http/` oracle (the request curl sends), pasted
 /// at the prompt against a loopback server that records what arrives: method, path and query,
 /// headers (apart from the defaults each client adds) and body bytes must match the oracle.
-extension Executor {
-    fileprivate func exportSecrets() -> [CurlExport.Secret] { ExportCommand.namedSecrets(self) }
-}
-
 @Suite struct CurlCorpusTests {
     static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Corpora/curlconverter")

@@ -86,6 +86,22 @@ import Testing
         #expect(imported.secrets.map(\.value) == ["Bearer har-Secret-8c1d", "sid=har-Cookie-51aa"])
     }
 
+    /// Fields named like credentials — in the query, a form, a JSON body — are references too,
+    /// as `save` writes a password typed into a request.
+    @Test func credentialFieldsInBodiesAndQueriesBecomeReferences() throws {
+        let file = NSTemporaryDirectory() + "fathom-fields-\(UUID().uuidString).har"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try
+            #"{"log":{"version":"1.2","entries":[{"request":{"method":"POST","url":"http://api.test/login?api_key=k-3f9a21&page=2","headers":[],"postData":{"mimeType":"application/json","text":"{\"username\":\"ada\",\"password\":\"pw-71c2e9\"}"}}},{"request":{"method":"POST","url":"http://api.test/form","headers":[],"postData":{"mimeType":"application/x-www-form-urlencoded","params":[{"name":"client_secret","value":"cs-0a8b7c"},{"name":"scope","value":"read"}]}}}]}}"#
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let imported = try Importer.read(file)
+        for value in ["k-3f9a21", "pw-71c2e9", "cs-0a8b7c"] { #expect(!imported.text.contains(value)) }
+        #expect(imported.text.contains("path http://api.test/login?api_key={{api_key}}&page=2"))
+        #expect(imported.text.contains(#"{"username":"ada","password":"{{password}}"}"#))
+        #expect(imported.text.contains("body form client_secret={{client_secret}} scope=read"))
+        #expect(Set(imported.secrets.map(\.name)) == ["api_key", "password", "client_secret"])
+    }
+
     @Test func badInputIsOneClearError() throws {
         let broken = Self.corpora.appendingPathComponent("har/mitmproxy/corrupted_har/brokenfile.har").path
         let error = #expect(throws: CommandError.self) { try Importer.read(broken, format: .har) }
