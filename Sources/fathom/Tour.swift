@@ -115,7 +115,9 @@ struct Tour {
         do { _ = try await client.send(.get("/slow").query("ms", 2000).timeout(.milliseconds(300))) } catch {
             print("   \(error)")
         }
-        do { _ = try await client.send(.get("/users").body(jsonText: "{}")) } catch { print("   \(error)") }
+        do { _ = try await client.send(.get("/users").header("X-Note", "a\r\nInjected: 1")) } catch {
+            print("   \(error)")
+        }
         print()
     }
 

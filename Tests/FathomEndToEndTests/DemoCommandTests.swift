@@ -17,7 +17,7 @@ import Testing
         #expect(lines.contains("Authorization: Bearer ••••"))
         #expect(lines.contains("connection refused to 127.0.0.1:9"))
         #expect(lines.contains("timed out after 300 ms"))
-        #expect(lines.contains("a GET request cannot carry a body"))
+        #expect(lines.contains("header 'X-Note' has a line break in its value"))
         #expect(!lines.contains("\u{1B}["), "no colors with --color never")
         #expect(!lines.contains("demo_"), "the demo token never appears unmasked")
     }

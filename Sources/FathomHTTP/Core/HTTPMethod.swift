@@ -1,13 +1,13 @@
 /// An HTTP request method, such as `GET` or `POST`.
 ///
 /// Well-known methods are static members (`.get`, `.post`, …). Any other token can be written as a
-/// string literal; it is upper-cased, as methods are case-sensitive and conventionally upper case
-/// ([RFC 9110 §9.1](https://www.rfc-editor.org/rfc/rfc9110#section-9.1)).
+/// string literal and is sent as written: methods are case-sensitive
+/// ([RFC 9110 §9.1](https://www.rfc-editor.org/rfc/rfc9110#section-9.1)), so `"get"` is not `.get`.
 public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
     public let rawValue: String
 
     public init(rawValue: String) {
-        self.rawValue = rawValue.uppercased()
+        self.rawValue = rawValue
     }
 
     public init(stringLiteral value: String) {
@@ -39,12 +39,9 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStr
 
     /// Whether a request with this method may carry a body.
     ///
-    /// `GET`, `HEAD` and `TRACE` define no meaning for a body; Fathom refuses one rather than
-    /// dropping it silently.
-    public var permitsBody: Bool {
-        switch self {
-        case .get, .head, .trace: false
-        default: true
-        }
-    }
+    /// Only `TRACE` forbids one ([RFC 9110 §9.3.8](https://www.rfc-editor.org/rfc/rfc9110#section-9.3.8)),
+    /// and Fathom refuses it rather than dropping it silently. A body on `GET` or `HEAD` has no
+    /// generally defined meaning, but some APIs (search engines, for one) expect it, and curl sends
+    /// it: it is sent as given.
+    public var permitsBody: Bool { self != .trace }
 }

@@ -51,7 +51,7 @@ extension NetworkRequest {
         if let body {
             guard method.permitsBody else {
                 throw .invalidRequest(
-                    "a \(method) request cannot carry a body; use POST, PUT or PATCH, or remove the body")
+                    "a \(method) request cannot carry a body; remove the body")
             }
             let (encoded, contentType) = try Self.encode(body)
             prepared = encoded

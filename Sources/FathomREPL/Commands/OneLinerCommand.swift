@@ -29,8 +29,17 @@ struct OneLinerCommand: Command, Equatable {
             target = first.text
             words.removeFirst()
         }
-        let items = try words.map { word throws(CommandError) in
-            try CommandParser.item(word, allowed: RequestItem.Kind.allCases)
+        var items: [RequestItem] = []
+        for word in words {
+            let item = try CommandParser.item(word, allowed: RequestItem.Kind.allCases)
+            // A field on `get /x name=x` is far more often a slip for `name==x` than a GET with
+            // a body; such a body can still be sent with `body`, `method` and `send`.
+            if method == .get || method == .head, [.field, .rawJSON, .file].contains(item.kind) {
+                throw CommandError(
+                    "a \(method) one-liner takes no body fields: '\(word.text)' is one", column: word.column,
+                    hint: "`name==value` is a query item; for a body on \(method), set `body` and `send`")
+            }
+            items.append(item)
         }
         return OneLinerCommand(method: method, target: target, items: items)
     }

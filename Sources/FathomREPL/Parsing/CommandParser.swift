@@ -30,13 +30,20 @@ enum CommandParser {
 
     // MARK: - Pieces
 
+    /// A method word: a well-known method in any case is that method (`post` is POST); any other
+    /// token is sent as written, as methods are case-sensitive.
     static func method(_ word: Word) throws(CommandError) -> HTTPMethod {
-        let upper = word.text.uppercased()
-        guard !upper.isEmpty, upper.allSatisfy({ $0.isLetter || $0 == "-" }) else {
-            throw CommandError("invalid method '\(word.text)'", column: word.column, hint: "e.g. GET, POST, PUT")
+        let text = word.text
+        guard !text.isEmpty, text.allSatisfy({ $0.isLetter || $0 == "-" }) else {
+            throw CommandError("invalid method '\(text)'", column: word.column, hint: "e.g. GET, POST, PUT")
         }
-        return HTTPMethod(rawValue: upper)
+        let upper = text.uppercased()
+        return HTTPMethod(rawValue: knownMethods.contains(upper) ? upper : text)
     }
+
+    static let knownMethods: Set<String> = [
+        "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT",
+    ]
 
     static func queryEdit(_ word: Word) throws(CommandError) -> QueryEdit {
         if word.text.hasPrefix("-"), !word.quoted {
