@@ -14,7 +14,7 @@ struct Import: ParsableCommand {
             (Postman scripts, auth kinds Fathom does not speak) is named in comments and on standard error.
             """)
 
-    @Argument(help: "The file to import.", completion: .file())
+    @Argument(help: "The file to import; - reads standard input.", completion: .file())
     var file: String
 
     @Option(help: "curl, har or postman; guessed from the content when not given.")

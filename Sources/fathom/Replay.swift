@@ -1,5 +1,6 @@
 import ArgumentParser
 import FathomDemo
+import FathomJSON
 import FathomREPL
 import Foundation
 
@@ -23,6 +24,11 @@ struct Replay: AsyncParsableCommand {
     @Flag(help: "Diff each response against the file's recording (NAME.recording.json), ignoring volatile fields.")
     var compare = false
 
+    @Option(
+        name: .long,
+        help: "With --compare, a JSONPath left out of every comparison, as `volatile` in a file; repeat for several.")
+    var volatile: [String] = []
+
     @Option(name: .long, help: "Write JUnit XML to this file: a test case per request.")
     var junit: String?
 
@@ -45,6 +51,13 @@ struct Replay: AsyncParsableCommand {
     @OptionGroup var session: SessionOutputOptions
 
     func validate() throws {
+        for expression in volatile {
+            do {
+                _ = try JSONPath(expression)
+            } catch {
+                throw ValidationError("--volatile '\(expression)': \(error)")
+            }
+        }
         for variable in variables {
             guard let equals = variable.firstIndex(of: "="), equals != variable.startIndex else {
                 throw ValidationError("--var takes NAME=VALUE, not '\(variable)'")
@@ -55,6 +68,7 @@ struct Replay: AsyncParsableCommand {
     func run() async throws {
         var options = ReplayRunner.Options()
         options.compare = compare
+        options.volatile = volatile
         options.junitPath = junit
         options.environment = env
         options.failFast = failFast

@@ -49,6 +49,18 @@ import Testing
         #expect(broken.stderr.hasPrefix("fathom import: \(directory)/api.fathom:1:1: not valid JSON"))
     }
 
+    /// `fathom import -` reads what is piped in (`pbpaste | fathom import -`); a line with two URLs
+    /// becomes two requests, and the password stays a reference.
+    @Test func importReadsStandardInput() throws {
+        let run = try FathomBinary.run(
+            ["import", "-"], script: "curl -u ada:stdin-Secret-41 https://api.test/x https://api.test/y -d a=1")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.hasPrefix("# Fathom session imported from standard input (curl)."))
+        #expect(run.stdout.contains("auth basic ada:{{password}}"))
+        #expect(run.stdout.contains("path https://api.test/x") && run.stdout.contains("path https://api.test/y"))
+        #expect(!run.stdout.contains("stdin-Secret-41"))
+    }
+
     /// A HAR is its own recording: replayed with --compare, today's responses are checked against
     /// the ones it holds, its credentials its own.
     @Test func aHARReplaysAgainstItsOwnResponses() throws {
@@ -86,5 +98,10 @@ import Testing
         let changed = try FathomBinary.run(["replay", "--compare", directory + "/changed.har"])
         #expect(changed.status == 1)
         #expect(changed.stdout.contains(#"~ $['name']  "Grace H." → "Grace Hopper""#), "\(changed.stdout)")
+        // A field that changes on its own is left out from the command line, as `volatile` in a file.
+        let tolerant = try FathomBinary.run(["replay", "--compare", "--volatile", "$.name", directory + "/changed.har"])
+        #expect(tolerant.status == 0, "\(tolerant.stdout)\(tolerant.stderr)")
+        let bad = try FathomBinary.run(["replay", "--compare", "--volatile", "$[", directory + "/changed.har"])
+        #expect(bad.status != 0 && bad.stderr.contains("--volatile '$['"), "\(bad.stderr)")
     }
 }

@@ -16,7 +16,8 @@ struct CurlCommand: SingleCommand, Equatable {
             Quoting as bash reads it ('…', "…", $'…', backslashes, `\\` continuations) or as Windows cmd \
             does (`^`). -X -H -d --data-raw --data-binary --data-urlencode --json -F -G --url --url-query -u \
             --oauth2-bearer -b -A -e -I -T -k -L --max-redirs --max-time -x are taken; -s -v -i -o -w … are \
-            accepted and ignored. Pipes, several commands and $(…) are refused; a $VAR is sent as written.
+            accepted and ignored. Several URLs are each sent in turn. Pipes, several commands and $(…) are \
+            refused; a $VAR is sent as written.
             """,
         completion: .paths, group: .draft)
 
@@ -45,19 +46,37 @@ struct CurlCommand: SingleCommand, Equatable {
     var logKind: SessionLog.Kind? { .request }
 
     func run(in executor: isolated Executor) async throws -> CommandResult {
-        let (draft, notes) = try await Self.apply(words, variables: variables, to: executor)
-        let prepared = try await executor.prepare(draft)
-        executor.session.draft = draft
-        var result = try await executor.send(prepared)
-        result.outputs.insert(contentsOf: notes, at: 0)
+        let (drafts, notes) = try await Self.apply(words, variables: variables, to: executor)
+        // All checked before the first goes: a line with one bad URL sends nothing.
+        var prepared: [PreparedRequest] = []
+        for draft in drafts { prepared.append(try await executor.prepare(draft)) }
+        var result = CommandResult(.succeeded, notes)
+        if drafts.count > 1 {
+            result.outputs.append(
+                .notice(.aside("the curl line has \(drafts.count) URLs: each is sent in turn, as curl does")))
+        }
+        for (draft, request) in zip(drafts, prepared) {
+            executor.session.draft = draft
+            do {
+                result.outputs += try await executor.send(request).outputs
+            } catch  where result.response == nil {
+                throw error
+            } catch {
+                // What came back before stays shown; the line stops where curl would report it.
+                result.outcome = .failed
+                result.outputs.append(.failure(Failure(error: error)))
+                break
+            }
+        }
         return result
     }
 
-    /// The draft a curl line makes, and what it said about itself. `-u`, `--oauth2-bearer`, `-k`,
-    /// `-L`, `--max-time` and `-x` change the session here; the draft is the caller's to set.
+    /// The drafts a curl line makes (one per URL, sent in turn as curl does), and what it said
+    /// about itself. `-u`, `--oauth2-bearer`, `-k`, `-L`, `--max-time` and `-x` change the session
+    /// here; the draft is the caller's to set.
     static func apply(
         _ words: [String], variables: [String], to executor: isolated Executor
-    ) async throws -> (Draft, [Output]) {
+    ) async throws -> ([Draft], [Output]) {
         // `{{name}}` references (a saved curl line's secrets) expand; anything else stays as written.
         let expanded = words.map { (try? executor.session.variables.expand($0)) ?? $0 }
         let curl = try CurlInvocation.parse(expanded) { path in
@@ -65,13 +84,17 @@ struct CurlCommand: SingleCommand, Equatable {
         }
         var draft = Draft()
         draft.method = curl.method
-        draft.target = curl.url
         draft.headers = curl.headers.map { Draft.Header(name: $0.name, value: $0.value) }
         switch curl.body {
         case .none: draft.body = .none
         case .text(let text): draft.body = .raw(text)
         case .file(let path): draft.body = .file(path)
         case .multipart(let items): draft.body = .multipart(items)
+        }
+        let drafts = curl.urls.map { url in
+            var one = draft
+            one.target = url
+            return one
         }
         var changed: [String] = []
         if let user = curl.user {
@@ -122,6 +145,6 @@ struct CurlCommand: SingleCommand, Equatable {
             let names = Array(Set(variables)).sorted().map { "$\($0)" }.joined(separator: ", ")
             notes.append(.notice(.aside("sent as written, as curl would without a shell to expand it: \(names)")))
         }
-        return (draft, notes)
+        return (drafts, notes)
     }
 }

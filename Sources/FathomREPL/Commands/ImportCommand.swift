@@ -43,8 +43,13 @@ struct ImportCommand: SingleCommand, Equatable {
         guard split.words.first == "curl" else {
             throw CommandError("\(path) does not hold a curl command", hint: "it should start with `curl`")
         }
-        let (draft, notes) = try await CurlCommand.apply(
+        var (drafts, notes) = try await CurlCommand.apply(
             Array(split.words.dropFirst()), variables: split.variables, to: executor)
+        // The draft holds one request: the first URL's, as `fathom import` writes one per URL.
+        let draft = drafts[0]
+        if drafts.count > 1 {
+            notes.append(.notice(.aside("the line has \(drafts.count) URLs: the draft is the first")))
+        }
         // Checked as it would be sent, so a draft that cannot go is refused now, not at `send`.
         let preview = try await executor.prepare(draft, preview: true)
         executor.session.draft = draft

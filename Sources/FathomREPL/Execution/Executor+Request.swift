@@ -116,8 +116,11 @@ extension Executor {
                 switch item {
                 case .field(let name, let value):
                     form = form.field(try variables.expand(name), try variables.expand(value))
-                case .file(let name, let path):
-                    form = form.file(try variables.expand(name), path: Self.expandTilde(try variables.expand(path)))
+                case .file(let name, let written):
+                    let file = RequestItem.fileSpec(try variables.expand(written))
+                    form = form.file(
+                        try variables.expand(name), path: Self.expandTilde(file.path), filename: file.filename,
+                        contentType: file.type)
                 default: throw CommandError("a multipart body takes name=value fields and name@file files")
                 }
             }

@@ -10,9 +10,10 @@ struct CurlExport {
     /// The command, one option a line with `\` continuations.
     func command(for request: PreparedRequest) throws(CommandError) -> String {
         var parts: [String] = ["curl"]
+        // With a body, curl's default is POST: a GET or HEAD that carries one names its method.
         switch request.method {
-        case .get: break
-        case .head: parts.append("--head")
+        case .get where request.body == nil: break
+        case .head where request.body == nil: parts.append("--head")
         default: parts += ["-X", word(request.method.rawValue)]
         }
         parts.append(word(request.url.description))

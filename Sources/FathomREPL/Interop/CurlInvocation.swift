@@ -15,7 +15,11 @@ struct CurlInvocation: Equatable, Sendable {
     }
 
     var method: HTTPMethod = .get
-    var url = ""
+    /// The URLs in the order given, each with `--url-query` (and `-G` data) added: curl sends one
+    /// request to each, in turn, with the same options.
+    var urls: [String] = []
+    /// The first URL.
+    var url: String { urls.first ?? "" }
     var headers: [(name: String, value: String)] = []
     var body: Body = .none
     /// `-u USER[:PASS]`.
@@ -32,7 +36,7 @@ struct CurlInvocation: Equatable, Sendable {
     var ignoredFlags: [String] = []
 
     static func == (a: Self, b: Self) -> Bool {
-        a.method == b.method && a.url == b.url
+        a.method == b.method && a.urls == b.urls
             && a.headers.map { [$0.name, $0.value] } == b.headers.map { [$0.name, $0.value] }
             && a.body == b.body && a.user?.name == b.user?.name && a.user?.password == b.user?.password
             && a.bearer == b.bearer && a.insecure == b.insecure && a.redirects == b.redirects && a.timeout == b.timeout
@@ -98,7 +102,9 @@ struct CurlInvocation: Equatable, Sendable {
 
         while let argument = arguments.popFirst() {
             if argument == "--next" || argument == "-:" {
-                throw CommandError("--next is not taken: Fathom runs one request per curl line")
+                throw CommandError(
+                    "--next is not taken: Fathom takes one set of options per curl line",
+                    hint: "paste each part after --next as its own curl line")
             }
             guard argument.hasPrefix("-"), argument != "-" else {
                 urls.append(argument)
@@ -149,9 +155,8 @@ struct CurlInvocation: Equatable, Sendable {
                 let name = String(part[..<equals])
                 var content = String(part[part.index(after: equals)...])
                 if argument != "--form-string", content.hasPrefix("@") {
-                    // `;type=` and `;filename=` after a file are not sent (the part goes with its own name).
-                    let path = content.dropFirst().split(separator: ";").first.map(String.init) ?? ""
-                    form.append(.file(name: name, path: path))
+                    // `@path;type=…;filename=…` is how a file item reads it too.
+                    form.append(.file(name: name, path: String(content.dropFirst())))
                     continue
                 }
                 if argument != "--form-string", content.hasPrefix("<") {
@@ -215,19 +220,23 @@ struct CurlInvocation: Equatable, Sendable {
             }
         }
 
-        guard let first = urls.first else { throw CommandError("the curl line has no URL") }
-        guard urls.count == 1 else {
-            throw CommandError("the curl line has \(urls.count) URLs: Fathom runs one request per line")
+        guard !urls.isEmpty else { throw CommandError("the curl line has no URL") }
+        if upload != nil, urls.count > 1 {
+            throw CommandError(
+                "-T with \(urls.count) URLs is not taken: Fathom uploads to one URL per line",
+                hint: "give one URL, or one curl line per upload")
         }
-        var url = first.contains("://") ? first : "http://" + first
         var query = queries
         if get { query += data }
-        if !query.isEmpty {
-            url +=
-                (url.contains("?") ? (url.hasSuffix("?") || url.hasSuffix("&") ? "" : "&") : "?")
-                + query.joined(separator: "&")
+        curl.urls = urls.map { given in
+            var url = given.contains("://") ? given : "http://" + given
+            if !query.isEmpty {
+                url +=
+                    (url.contains("?") ? (url.hasSuffix("?") || url.hasSuffix("&") ? "" : "&") : "?")
+                    + query.joined(separator: "&")
+            }
+            return url
         }
-        curl.url = url
         if !json.isEmpty {
             curl.body = .text(json.joined())
             curl.addDefault(header: "Content-Type", "application/json")
@@ -240,8 +249,9 @@ struct CurlInvocation: Equatable, Sendable {
         } else if let upload {
             curl.body = .file(upload)
             // `curl -T file URL` with no path puts the file's name there.
+            let url = curl.url
             if let scheme = url.range(of: "://"), !url[scheme.upperBound...].contains("/") {
-                curl.url = url + "/" + (upload as NSString).lastPathComponent
+                curl.urls = [url + "/" + (upload as NSString).lastPathComponent]
             }
         }
         let defaultMethod: HTTPMethod =

@@ -29,7 +29,7 @@ extension Importer {
             lines.append("")
             lines.append("# " + (request.title ?? "\(request.method) \(url)"))
             lines.append("reset")
-            if request.method.uppercased() != "GET" { lines.append("method \(request.method.uppercased())") }
+            if request.method != "GET" { lines.append("method \(request.method)") }
             lines.append("path \(Self.word(url))")
             for (name, value) in request.headers {
                 let lowered = name.lowercased()
@@ -195,7 +195,7 @@ extension Importer {
         }
 
         func finish() -> Imported {
-            let stem = (file as NSString).deletingPathExtension
+            let stem = file == "standard input" ? "FILE" : (file as NSString).deletingPathExtension
             var out = [
                 "# Fathom session imported from \(file) (\(format.rawValue)). Replay it with: fathom replay \(stem).fathom"
             ]

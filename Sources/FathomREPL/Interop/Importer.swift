@@ -74,13 +74,14 @@ public enum Importer {
         return text.contains("\"log\"") && text.contains("\"entries\"") ? .har : .postman
     }
 
-    /// The file's bytes (a UTF-8 byte order mark, as some tools write one, left out) and name.
+    /// The file's bytes (a UTF-8 byte order mark, as some tools write one, left out) and name;
+    /// `-` is standard input.
     private static func contents(_ path: String) throws(CommandError) -> (Data, String) {
-        guard var data = FileManager.default.contents(atPath: path) else {
-            throw CommandError("cannot read \(path)", hint: "nothing was imported")
-        }
+        let read =
+            path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: path)
+        guard var data = read else { throw CommandError("cannot read \(path)", hint: "nothing was imported") }
         if data.starts(with: [0xEF, 0xBB, 0xBF]) { data = data.dropFirst(3) }
-        return (data, (path as NSString).lastPathComponent)
+        return (data, path == "-" ? "standard input" : (path as NSString).lastPathComponent)
     }
 
     private static func json(_ data: Data, path: String) throws(CommandError) -> JSON {
@@ -102,20 +103,23 @@ public enum Importer {
         let invocation = try CurlInvocation.parse(Array(split.words.dropFirst())) { path in
             try Data(contentsOf: URL(fileURLWithPath: path))
         }
-        var request = Request(title: nil, method: invocation.method.rawValue, url: invocation.url)
-        request.headers = invocation.headers
-        switch invocation.body {
-        case .none: break
-        case .text(let text): request.body = .text(text)
-        case .file(let path): request.body = .text((try? String(contentsOfFile: path, encoding: .utf8)) ?? "")
-        case .multipart(let items): request.body = .multipart(items)
-        }
         var writer = Writer(file: file, format: .curl)
         if let user = invocation.user {
             writer.auth("auth basic \(user.name):\(writer.reference(user.password ?? "", named: "password"))")
         }
         if let bearer = invocation.bearer { writer.auth("auth bearer \(writer.reference(bearer, named: "token"))") }
-        writer.add(request)
+        // One request per URL, as curl sends them.
+        for url in invocation.urls {
+            var request = Request(title: nil, method: invocation.method.rawValue, url: url)
+            request.headers = invocation.headers
+            switch invocation.body {
+            case .none: break
+            case .text(let text): request.body = .text(text)
+            case .file(let path): request.body = .text((try? String(contentsOfFile: path, encoding: .utf8)) ?? "")
+            case .multipart(let items): request.body = .multipart(items)
+            }
+            writer.add(request)
+        }
         return writer.finish()
     }
 
@@ -272,7 +276,7 @@ extension Importer {
             throw CommandError(error.description)
         }
         guard case .array(let entries)? = document["log"]?["entries"] else { throw CommandError("cannot read \(path)") }
-        for (name, value) in imported.secrets { redactor.addSecret(value) }
+        for (_, value) in imported.secrets { redactor.addSecret(value) }
         var recorded: [Recording.Entry] = []
         for (index, entry) in entries.enumerated() {
             guard let response = entry["response"], case .number(let statusText)? = response["status"],

@@ -12,6 +12,9 @@ import Foundation
 public struct ReplayRunner: Sendable {
     public struct Options: Sendable {
         public var compare = false
+        /// JSONPaths left out of every comparison, beside each file's own `volatile` marks (a
+        /// HAR has none of its own).
+        public var volatile: [String] = []
         public var junitPath: String?
         public var environment: String?
         public var variables: [(name: String, value: String)] = []
@@ -161,7 +164,7 @@ public struct ReplayRunner: Sendable {
                 let recorded = recording.entry(forRequest: block.ordinal)
             {
                 let differences = RecordingComparison.differences(
-                    response.response, recorded: recorded, volatile: await executor.volatileFields,
+                    response.response, recorded: recorded, volatile: await executor.volatileFields + options.volatile,
                     redactor: executor.redactor)
                 if !differences.isEmpty {
                     block.failures.append(

@@ -41,5 +41,31 @@ enum RequestItem: Equatable, Sendable {
     case query(name: String, value: String)
     case field(name: String, value: String)
     case rawJSON(name: String, json: String)
+    /// `path` as written, with the part's own `;type=MIME` and `;filename=NAME` if given
+    /// (see ``fileSpec(_:)``).
     case file(name: String, path: String)
+
+    /// A file item's path and the part's own content type and file name, as HTTPie and curl write
+    /// them: `photo@me.jpg;type=image/jpeg;filename=avatar.jpg`.
+    static func fileSpec(_ written: String) -> (path: String, type: String?, filename: String?) {
+        var pieces = written.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
+        var type: String?
+        var filename: String?
+        // Read from the end, so a `;` inside the path stays in it.
+        while pieces.count > 1, let last = pieces.last {
+            let option = last.trimmingCharacters(in: .whitespaces)
+            if option.hasPrefix("type=") {
+                type = String(option.dropFirst(5))
+            } else if option.hasPrefix("filename=") {
+                filename = String(option.dropFirst(9))
+                if let quoted = filename, quoted.count >= 2, quoted.hasPrefix("\""), quoted.hasSuffix("\"") {
+                    filename = String(quoted.dropFirst().dropLast())
+                }
+            } else {
+                break
+            }
+            pieces.removeLast()
+        }
+        return (pieces.joined(separator: ";"), type, filename)
+    }
 }

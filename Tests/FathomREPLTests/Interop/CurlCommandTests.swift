@@ -37,12 +37,29 @@ import Testing
         #expect(
             try curl("-F name=Ada -F photo=@me.png http://api.test").body
                 == .multipart([.field(name: "name", value: "Ada"), .file(name: "photo", path: "me.png")]))
+        // As written: `-X wHat` goes as `wHat`, and `-X GET -d` is a GET with a body, as curl sends it.
+        #expect(try curl("-X wHat http://api.test").method.rawValue == "wHat")
+        let search = try curl("-X GET -d q=1 http://api.test/search")
+        #expect(search.method == .get && search.body == .text("q=1"))
+    }
+
+    @Test func severalURLsAreEachSentWithTheSameOptions() throws {
+        let line = try curl("--url-query a=1 http://a.test http://b.test/x?b=2 -H 'X: 1'")
+        #expect(line.urls == ["http://a.test?a=1", "http://b.test/x?b=2&a=1"])
+        #expect(line.headers.map(\.name) == ["X"])
+        let upload = #expect(throws: CommandError.self) { try curl("-T f http://a.test http://b.test") }
+        #expect(upload?.message == "-T with 2 URLs is not taken: Fathom uploads to one URL per line")
+    }
+
+    @Test func aFilePartKeepsItsTypeAndName() {
+        #expect(RequestItem.fileSpec("me.png") == ("me.png", nil, nil))
+        let spec = RequestItem.fileSpec(#"a;b.png;type=image/png;filename="avatar one.png""#)
+        #expect(spec.path == "a;b.png" && spec.type == "image/png" && spec.filename == "avatar one.png")
     }
 
     @Test func refusesWhatItDoesNotTake() {
         let unknown = #expect(throws: CommandError.self) { try curl("--frobnicate http://api.test") }
         #expect(unknown?.message == "curl option --frobnicate is not taken")
-        #expect(throws: CommandError.self) { try curl("http://a.test http://b.test") }
         #expect(throws: CommandError.self) { try curl("http://a.test --next http://b.test") }
         #expect(throws: CommandError.self) { try curl("-d @- http://a.test") }
         let none = #expect(throws: CommandError.self) { try curl("-s") }

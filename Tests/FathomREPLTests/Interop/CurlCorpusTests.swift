@@ -58,13 +58,40 @@ extension Executor {
             head: parts[0], body: body.hasSuffix("\n") && !body.hasSuffix("\n\n") ? String(body.dropLast()) : body)
     }
 
-    /// The command, as pasted: comments and a shebang dropped, the port made ours.
+    /// The command, as pasted: comments and a shebang dropped. Only loopback traffic leaves this
+    /// machine, so the hosts the corpus names map to the recorder (and its SOCKS proxy to a port
+    /// where nothing listens), for Fathom and curl alike.
     static func command(_ name: String, port: Int) throws -> String {
         let text = try String(contentsOf: corpus.appendingPathComponent("curl_commands/\(name).sh"), encoding: .utf8)
         return text.split(separator: "\n", omittingEmptySubsequences: false)
             .filter { !$0.hasPrefix("#") }.joined(separator: "\n")
             .replacingOccurrences(of: "localhost:28139", with: "127.0.0.1:\(port)")
+            .replacingOccurrences(of: "curl httpbin.org/", with: "curl 127.0.0.1:\(port)/")
+            .replacingOccurrences(of: "1.1.1.1:8888", with: "127.0.0.1:9")
             .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The same command run by curl itself (through bash, as the corpus writes it, in an empty
+    /// directory, as the files it names are not here for Fathom either, and with an empty standard
+    /// input): does the first request it sends match?
+    static func curlMatches(_ name: String, server: FaultServer) throws -> Bool {
+        let before = server.requests.count
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fathom-curl-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let process = Process()
+        process.currentDirectoryURL = directory
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+        process.arguments = ["10", "/bin/bash", "-c", try command(name, port: server.port)]
+        process.environment = ["PATH": "/usr/bin:/bin"]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard server.requests.count > before else { return false }
+        let sent = Request(head: server.requests[before], body: String(decoding: server.bodies[before], as: UTF8.self))
+        return sent == (try oracle(name))
     }
 
     static var names: [String] {
@@ -111,8 +138,11 @@ extension Executor {
         defer { server.stop() }
         var matches = 0
         var roundTrips = 0
+        var curlMatches = 0
         var report: [String] = []
         for name in Self.names {
+            let curlSends = try Self.curlMatches(name, server: server)
+            if curlSends { curlMatches += 1 }
             let executor = Executor(options: .init(environmentPaths: [], dotEnvPath: nil, environment: [:]))
             switch try await Self.verdict(name, server: server, executor: executor) {
             case .matches:
@@ -123,15 +153,17 @@ extension Executor {
                 } else {
                     report.append("↺ \(name): the exported command sent another request")
                 }
-            case .differs(let difference): report.append("✗ \(name): \(difference)")
+            case .differs(let difference):
+                report.append("✗ \(name)\(curlSends ? " (curl matches)" : ""): \(difference)")
             case .refused(let reason):
-                report.append("– \(name): \(reason)")
+                report.append("– \(name)\(curlSends ? " (curl matches)" : ""): \(reason)")
                 #expect(!reason.contains("\n"), "\(name): one line")
             }
         }
         print(
-            "curlconverter: \(matches) of \(Self.names.count) match their oracle, \(roundTrips) round-trip through export\n"
-                + report.joined(separator: "\n"))
+            "curlconverter: \(matches) of \(Self.names.count) match their oracle (curl \(curlMatches)), "
+                + "\(roundTrips) round-trip through export\n" + report.joined(separator: "\n"))
+        #expect(matches >= curlMatches, "Fathom \(matches), curl \(curlMatches) of \(Self.names.count)")
         #expect(matches >= Self.expectedMatches, "\(matches) of \(Self.names.count)")
         #expect(roundTrips == matches, "every request that matched comes back the same through `export curl`")
     }
@@ -157,5 +189,5 @@ extension Executor {
     }
 
     /// The floor: raise it when more match.
-    static let expectedMatches = 50
+    static let expectedMatches = 54
 }
