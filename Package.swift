@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "FathomHTTP", targets: ["FathomHTTP"]),
         .library(name: "FathomJSON", targets: ["FathomJSON"]),
         .library(name: "FathomDemo", targets: ["FathomDemo"]),
+        .library(name: "FathomOpenAPI", targets: ["FathomOpenAPI"]),
         .library(name: "FathomREPL", targets: ["FathomREPL"]),
         .executable(name: "fathom", targets: ["fathom"]),
     ],
@@ -21,6 +22,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // Without its default ExternalLoading trait: Fathom resolves references itself, and the
+        // trait's concurrency code is slow to build.
+        .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0", traits: []),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         .target(
@@ -37,6 +42,16 @@ let package = Package(
             ]
         ),
         .target(name: "FathomJSON"),
+        .target(
+            name: "FathomOpenAPI",
+            dependencies: [
+                "FathomJSON",
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
+            ]
+        ),
         .systemLibrary(
             name: "CZlib",
             pkgConfig: "zlib",
@@ -53,6 +68,7 @@ let package = Package(
                 "CEditLine",
                 "FathomHTTP",
                 "FathomJSON",
+                "FathomOpenAPI",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -98,6 +114,10 @@ let package = Package(
         .testTarget(
             name: "FathomJSONTests",
             dependencies: ["FathomJSON"]
+        ),
+        .testTarget(
+            name: "FathomOpenAPITests",
+            dependencies: ["FathomOpenAPI", "FathomJSON"]
         ),
         .testTarget(
             name: "FathomHTTPIntegrationTests",

@@ -5,7 +5,8 @@ extension JSON {
         switch (self, other) {
         case (.null, .null): return true
         case (.bool(let a), .bool(let b)): return a == b
-        case (.string(let a), .string(let b)): return a == b
+        // Code point by code point: Swift compares strings by canonical equivalence, JSON does not.
+        case (.string(let a), .string(let b)): return a.unicodeScalars.elementsEqual(b.unicodeScalars)
         case (.number(let a), .number(let b)): return DecimalText(a) == DecimalText(b)
         case (.array(let a), .array(let b)):
             return a.count == b.count && zip(a, b).allSatisfy { $0.isEquivalent(to: $1) }
