@@ -1,7 +1,7 @@
 # The two commands a newcomer needs are `make run` and `make test`; the rest serve development.
 SWIFT ?= swift
 
-.PHONY: run test deps lint format bench-client bench-json bench-repl bench-replay bench-soak bench-import fuzz clean help
+.PHONY: run test deps lint format bench-client bench-json bench-repl bench-replay bench-soak bench-import bench-openapi fuzz clean help
 
 help:
 	@echo "make run           build in release mode and start Fathom against its demo API"
@@ -13,6 +13,7 @@ help:
 	@echo "make bench-replay  fathom replay of a 1,000-request file vs curl; peak memory"
 	@echo "make bench-soak    10,000 requests at one prompt (a pty) over a 10,000-line history: time and memory per 1,000"
 	@echo "make bench-import  fathom import of a generated 50 MB HAR: time and peak memory"
+	@echo "make bench-openapi Twilio's description: load (JSON, YAML), completion, validation of a 1 MB response"
 	@echo "make fuzz          libFuzzer on every parser (JSON, JSONPath, command lines, session files), FUZZ_SECONDS each"
 
 deps:
@@ -50,6 +51,10 @@ bench-replay: deps
 
 bench-import: deps
 	Benchmarks/import-har.sh 50
+
+bench-openapi: deps
+	$(SWIFT) build -c release --product fathom-openapi-bench
+	.build/release/fathom-openapi-bench Tests/Corpora/openapi
 
 bench-soak: deps
 	$(SWIFT) build -c release --static-swift-stdlib --product fathom

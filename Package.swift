@@ -49,7 +49,6 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "OpenAPIKit", package: "OpenAPIKit"),
                 .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
-                .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
             ]
         ),
         .systemLibrary(
@@ -101,6 +100,11 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Benchmarks/ClientBench"
+        ),
+        .executableTarget(
+            name: "fathom-openapi-bench",
+            dependencies: ["FathomOpenAPI", "FathomJSON"],
+            path: "Benchmarks/OpenAPIBench"
         ),
         .target(
             name: "FathomTestSupport",

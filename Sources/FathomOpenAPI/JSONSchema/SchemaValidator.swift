@@ -50,7 +50,7 @@ public struct SchemaValidator: Sendable {
     let registry: SchemaRegistry
     let root: JSON
     let base: String
-    let options: Options
+    var options: Options
 
     /// - Parameters:
     ///   - schema: The schema, or the document that holds the schemas validated against (an

@@ -1,0 +1,173 @@
+import FathomJSON
+import Foundation
+
+extension APIDescription {
+    // MARK: - Responses
+
+    /// The ways a response breaks its operation's contract: a status the operation does not
+    /// declare, a content type it does not list, a body its schema rejects (each violation at its
+    /// JSONPath). Empty when the response keeps it.
+    public func validateResponse(
+        status: Int, contentType: String?, body: Data, for operation: APIOperation
+    ) -> [SchemaViolation] {
+        guard let response = operation.response(for: status) else {
+            let declared = operation.responses.map(\.status).joined(separator: ", ")
+            return [
+                SchemaViolation(
+                    path: "$",
+                    message: "status \(status) is not declared for \(operation.title)"
+                        + (declared.isEmpty ? "" : " (declared: \(declared))"))
+            ]
+        }
+        guard !response.content.isEmpty else { return [] }
+        guard let mediaType = APIOperation.mediaType(contentType, in: response.content) else {
+            let declared = response.content.map(\.name).joined(separator: ", ")
+            return [
+                SchemaViolation(
+                    path: "$",
+                    message:
+                        "content type \(contentType ?? "(none)") is not declared for \(status) (declared: \(declared))")
+            ]
+        }
+        guard let schema = mediaType.schema else { return [] }
+        guard let instance = Self.instance(body, contentType: contentType ?? mediaType.name) else {
+            if body.isEmpty { return [SchemaViolation(path: "$", message: "expected a body, got none")] }
+            return [SchemaViolation(path: "$", message: "the body is not valid JSON")]
+        }
+        return validator.with(direction: .response).validate(instance, against: schema)
+    }
+
+    /// A body as the value its schema describes: JSON parsed, other text as a string.
+    static func instance(_ body: Data, contentType: String) -> JSON? {
+        let essence =
+            contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        if essence.hasSuffix("json") || essence.hasSuffix("+json") || essence == "*/*" {
+            return try? JSON(parsing: body)
+        }
+        if essence.hasPrefix("text/") || essence.hasSuffix("xml") {
+            return .string(String(decoding: body, as: UTF8.self))
+        }
+        return try? JSON(parsing: body)
+    }
+
+    // MARK: - Requests
+
+    /// What a request about to go does not do as its operation says: a missing required
+    /// parameter or body, an unknown query parameter (with the closest known name), a value outside
+    /// its enum or not of its type, a body its schema rejects. One sentence each.
+    public func checkRequest(
+        _ operation: APIOperation, path: String, query: [(name: String, value: String?)], headers: [String],
+        contentType: String?, body: Data?
+    ) -> [String] {
+        var problems: [String] = []
+        // Path parameters: the values in the concrete path, by the template's segments.
+        let given = PathTree.segments(of: path)
+        if given.count == operation.pathSegments.count {
+            for (template, value) in zip(operation.pathSegments, given) where PathTree.isTemplate(template) {
+                let name = String(template.dropFirst().dropLast())
+                if value == template {
+                    problems.append("path parameter '\(name)' has no value")
+                    continue
+                }
+                if let parameter = operation.parameters.first(where: { $0.location == .path && $0.name == name }),
+                    let problem = problem(with: value, for: parameter)
+                {
+                    problems.append(problem)
+                }
+            }
+        }
+        let queryNames = Set(query.map(\.name))
+        let headerNames = Set(headers.map { $0.lowercased() })
+        for parameter in operation.parameters where parameter.required {
+            switch parameter.location {
+            case .query where !queryNames.contains(parameter.name):
+                problems.append("missing required query parameter '\(parameter.name)'")
+            case .header where !headerNames.contains(parameter.name.lowercased()):
+                problems.append("missing required header '\(parameter.name)'")
+            default: break
+            }
+        }
+        let known = operation.parameters.filter { $0.location == .query }
+        for item in query {
+            guard let parameter = known.first(where: { $0.name == item.name }) else {
+                // A `style: deepObject` or exploded object parameter names its own keys.
+                guard !known.contains(where: { item.name.hasPrefix($0.name + "[") }) else { continue }
+                var problem = "unknown query parameter '\(item.name)' for \(operation.title)"
+                if let close = Self.closest(item.name, among: known.map(\.name)) {
+                    problem += " — did you mean '\(close)'?"
+                }
+                problems.append(problem)
+                continue
+            }
+            if let value = item.value, let problem = problem(with: value, for: parameter) { problems.append(problem) }
+        }
+        if let requestBody = operation.requestBody {
+            if body == nil || body?.isEmpty == true {
+                if requestBody.required {
+                    let types = requestBody.content.map(\.name).joined(separator: ", ")
+                    problems.append("\(operation.title) requires a body" + (types.isEmpty ? "" : " (\(types))"))
+                }
+            } else if let body, let mediaType = APIOperation.mediaType(contentType, in: requestBody.content),
+                let schema = mediaType.schema,
+                let instance = Self.instance(body, contentType: contentType ?? mediaType.name)
+            {
+                problems += validator.with(direction: .request).validate(instance, against: schema).map { "body \($0)" }
+            }
+        }
+        return problems
+    }
+
+    /// A parameter value that is not of its schema's type or not in its enum.
+    private func problem(with value: String, for parameter: APIOperation.Parameter) -> String? {
+        guard let schema = resolved(parameter.schema) else { return nil }
+        let place =
+            parameter.location == .header
+            ? "header '\(parameter.name)'" : "\(parameter.location.rawValue) parameter '\(parameter.name)'"
+        if case .array(let allowed)? = schema["enum"] {
+            let texts = allowed.map { value -> String in
+                if case .string(let text) = value { return text }
+                var text = value.formatted(.compactText)
+                if text.hasSuffix("\n") { text.removeLast() }
+                return text
+            }
+            if !texts.contains(value) {
+                return "\(place) is '\(value)', expected one of \(texts.prefix(8).joined(separator: ", "))"
+            }
+        }
+        let type = schema["type"]?.string ?? schema["type"]?[0]?.string
+        switch type {
+        case "integer" where Int(value) == nil: return "\(place) is '\(value)', expected an integer"
+        case "number" where Double(value) == nil: return "\(place) is '\(value)', expected a number"
+        case "boolean" where value != "true" && value != "false":
+            return "\(place) is '\(value)', expected true or false"
+        default: return nil
+        }
+    }
+
+    /// The closest name by edit distance, when it is close enough to be a typo.
+    static func closest(_ name: String, among names: [String]) -> String? {
+        func distance(_ a: [Character], _ b: [Character]) -> Int {
+            var previous = Array(0...b.count)
+            for (i, x) in a.enumerated() {
+                var current = [i + 1]
+                for (j, y) in b.enumerated() {
+                    current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+                }
+                previous = current
+            }
+            return previous[b.count]
+        }
+        let scored = names.map { ($0, distance(Array(name.lowercased()), Array($0.lowercased()))) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, name.count / 3) else { return nil }
+        return best.0
+    }
+}
+
+extension SchemaValidator {
+    /// The same validator for values travelling one way.
+    func with(direction: Direction) -> SchemaValidator {
+        var copy = self
+        copy.options.direction = direction
+        return copy
+    }
+}

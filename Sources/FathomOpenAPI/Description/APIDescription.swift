@@ -1,0 +1,187 @@
+import FathomJSON
+import Foundation
+
+/// An OpenAPI 3.0 or 3.1 description, loaded: what `ls`, `describe`, completion and the checks of
+/// requests and responses read.
+///
+/// Loading parses the text once into FathomJSON values (YAML through Yams), checks the structure
+/// with OpenAPIKit, and indexes paths and operations from the tree; schemas stay as the JSON they
+/// are written in, and are read (and their `$ref`s followed) only when used.
+///
+/// ```swift
+/// let api = try APIDescription(data: try Data(contentsOf: url), name: "petstore.yaml")
+/// let operation = api.operation(method: "GET", path: "/pets/42")
+/// let violations = api.validateResponse(status: 200, contentType: "application/json", body: json, for: operation!)
+/// ```
+public struct APIDescription: Sendable {
+    /// The document as written.
+    public let document: JSON
+    /// Where it came from, for messages: a file name or URL.
+    public let name: String
+    /// The `openapi` field: `3.0.3`, `3.1.0`…
+    public let openAPIVersion: String
+    public let title: String
+    /// `info.version`.
+    public let version: String
+    /// The schema dialect its schemas are written in.
+    public let dialect: SchemaDialect
+    /// Server URLs with their variables at their defaults.
+    public let servers: [String]
+    /// Every operation, in the document's order.
+    public let operations: [APIOperation]
+    let tree: PathTree
+    private let declaredPaths: [String]
+    let validator: SchemaValidator
+    private let operationsByID: [String: Int]
+
+    /// Loads a description from its text (JSON or YAML).
+    ///
+    /// - Parameters:
+    ///   - name: The file name or URL, for messages and as the base of relative references.
+    ///   - checkStructure: Whether OpenAPIKit checks the structure first (a missing `responses`,
+    ///     a parameter without `in`…); the index needs only what it reads.
+    /// - Throws: ``DescriptionError`` naming the place: `paths./pets.get.responses: …`.
+    public init(data: Data, name: String, checkStructure: Bool = true) throws(DescriptionError) {
+        let document = try DocumentText.parse(data, name: name)
+        guard case .object = document else {
+            throw DescriptionError("\(name) is not an OpenAPI description: not an object")
+        }
+        if let swagger = document["swagger"]?.string {
+            throw DescriptionError(
+                "\(name) is a Swagger \(swagger) description: Fathom reads OpenAPI 3.0 and 3.1 — convert it first (swagger2openapi, or editor.swagger.io)"
+            )
+        }
+        guard let version = document["openapi"]?.string else {
+            throw DescriptionError("\(name) is not an OpenAPI description: it has no `openapi` field")
+        }
+        let dialect: SchemaDialect
+        if version.hasPrefix("3.0") {
+            dialect = .openAPI30
+        } else if version.hasPrefix("3.1") || version.hasPrefix("3.2") {
+            dialect = .draft2020_12
+        } else {
+            throw DescriptionError("\(name): OpenAPI \(version) is not read here — Fathom reads 3.0 and 3.1")
+        }
+        if checkStructure {
+            var json = Data(document.formatted(.compactText).utf8)
+            if DocumentText.isJSON(data), !data.starts(with: [0xEF, 0xBB, 0xBF]) { json = data }
+            let problem =
+                dialect == .openAPI30 ? StructureCheck30.problem(in: json) : StructureCheck31.problem(in: json)
+            if let problem { throw DescriptionError("\(name): \(problem)") }
+        }
+        try self.init(document: document, name: name, version: version, dialect: dialect)
+    }
+
+    init(document: JSON, name: String, version: String, dialect: SchemaDialect) throws(DescriptionError) {
+        self.document = document
+        self.name = name
+        self.openAPIVersion = version
+        self.dialect = dialect
+        self.title = document["info"]?["title"]?.string ?? name
+        self.version = document["info"]?["version"]?.string ?? ""
+        self.servers = Self.servers(document["servers"])
+        let operations = try Self.operations(in: document, name: name)
+        self.operations = operations
+        var byID: [String: Int] = [:]
+        for (index, operation) in operations.enumerated() {
+            if let id = operation.operationID, byID[id] == nil { byID[id] = index }
+        }
+        self.operationsByID = byID
+        var declared: [String] = []
+        if case .object(let members)? = document["paths"] { declared = members.map(\.key) }
+        self.declaredPaths = declared
+        self.tree = PathTree(paths: declared, operations: operations)
+        self.validator = SchemaValidator(schema: document, baseURI: "", dialect: dialect)
+    }
+
+    private static func servers(_ value: JSON?) -> [String] {
+        guard case .array(let servers)? = value else { return [] }
+        return servers.compactMap { server in
+            guard var url = server["url"]?.string else { return nil }
+            if case .object(let variables)? = server["variables"] {
+                for variable in variables {
+                    let value = variable.value["default"]?.string ?? variable.value["enum"]?[0]?.string ?? ""
+                    url = url.replacingOccurrences(of: "{\(variable.key)}", with: value)
+                }
+            }
+            return url
+        }
+    }
+
+    // MARK: - Looking up
+
+    /// The operation with this `operationId`.
+    public func operation(id: String) -> APIOperation? {
+        operationsByID[id].map { operations[$0] }
+    }
+
+    /// Every `operationId`, in the document's order.
+    public var operationIDs: [String] { operations.compactMap(\.operationID) }
+
+    /// The operation a request goes to: `path` is the request's path below the API's base
+    /// (`/pets/42` for `/pets/{petId}`); literal segments win over templated ones.
+    public func operation(method: String, path: String) -> APIOperation? {
+        let segments = PathTree.segments(of: path)
+        var best: (APIOperation, Int)?
+        for operation in operations where operation.method == method.uppercased() {
+            guard let literals = PathTree.match(operation.pathSegments, segments) else { continue }
+            if best == nil || literals > best!.1 { best = (operation, literals) }
+        }
+        return best?.0
+    }
+
+    /// The path templates the description declares, in its order.
+    public var paths: [String] { declaredPaths }
+
+    /// `path` below the API's base: a server's path (`/v1`) or `basePath` taken off the front
+    /// when it is there.
+    public func relativePath(_ path: String, basePath: String? = nil) -> String {
+        let prefixes = ([basePath].compactMap { $0 } + servers.map(Self.path(of:)))
+            .map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+            .filter { !$0.isEmpty }
+            .sorted { $0.count > $1.count }
+        for prefix in prefixes where path == prefix || path.hasPrefix(prefix + "/") {
+            let rest = String(path.dropFirst(prefix.count))
+            // Only when what is left names something the description has.
+            if tree.node(at: PathTree.segments(of: rest)) != nil { return rest.isEmpty ? "/" : rest }
+        }
+        return path
+    }
+
+    /// The path part of a server URL (`/v1` from `https://api.example.com/v1`).
+    static func path(of server: String) -> String {
+        guard let scheme = server.range(of: "://") else { return server }
+        let rest = server[scheme.upperBound...]
+        guard let slash = rest.firstIndex(of: "/") else { return "" }
+        return String(rest[slash...])
+    }
+
+    /// Follows `$ref`s to a local component (parameters, request bodies, responses…).
+    func resolved(_ value: JSON?) -> JSON? { Self.resolved(value, in: document) }
+
+    static func resolved(_ value: JSON?, in document: JSON) -> JSON? {
+        var current = value
+        var hops = 0
+        while let reference = current?["$ref"]?.string, hops < 32 {
+            current = pointer(reference, in: document)
+            hops += 1
+        }
+        return current
+    }
+
+    /// A local reference (`#/components/schemas/Pet`) in `document`.
+    static func pointer(_ reference: String, in document: JSON) -> JSON? {
+        guard reference.hasPrefix("#/") else { return reference == "#" ? document : nil }
+        var current: JSON? = document
+        let decoded = String(reference.dropFirst(2)).removingPercentEncoding ?? String(reference.dropFirst(2))
+        for token in decoded.split(separator: "/", omittingEmptySubsequences: false) {
+            let key = token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+            if case .array? = current, let index = Int(key) {
+                current = current?[index]
+            } else {
+                current = current?[key]
+            }
+        }
+        return current
+    }
+}

@@ -1,0 +1,130 @@
+import FathomJSON
+import Foundation
+import Testing
+
+@testable import FathomOpenAPI
+
+/// The OpenAPI corpus (Tests/Corpora/openapi): every OAI example, the Swagger Petstore v3 and
+/// Twilio's API load; the path tree lists exactly their paths; every operation can be described.
+@Suite struct APIDescriptionTests {
+    static let root: URL = {
+        if let override = ProcessInfo.processInfo.environment["FATHOM_CORPORA"] {
+            return URL(fileURLWithPath: override).appendingPathComponent("openapi")
+        }
+        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Corpora/openapi")
+    }()
+
+    static let files = [
+        "oai-examples/v3.0/petstore.yaml", "oai-examples/v3.0/petstore.json",
+        "oai-examples/v3.0/petstore-expanded.yaml",
+        "oai-examples/v3.0/petstore-expanded.json", "oai-examples/v3.0/api-with-examples.yaml",
+        "oai-examples/v3.0/api-with-examples.json", "oai-examples/v3.0/callback-example.yaml",
+        "oai-examples/v3.0/callback-example.json", "oai-examples/v3.0/link-example.yaml",
+        "oai-examples/v3.0/link-example.json", "oai-examples/v3.0/uspto.yaml", "oai-examples/v3.0/uspto.json",
+        "oai-examples/v3.1/webhook-example.json", "oai-examples/v3.1/non-oauth-scopes.json",
+        "swagger-petstore-v3/openapi.yaml", "twilio/twilio_api_v2010.json", "twilio/twilio_api_v2010.yaml",
+    ]
+
+    static func load(_ file: String) throws -> APIDescription {
+        try APIDescription(data: try Data(contentsOf: root.appendingPathComponent(file)), name: file)
+    }
+
+    /// Every path template reachable by walking the tree from the root, as `ls` and `cd` would.
+    static func walk(_ api: APIDescription, _ path: String = "") -> [String] {
+        guard let listing = api.listing(at: path.isEmpty ? "/" : path) else { return [] }
+        var found = listing.isDeclared ? [path.isEmpty ? "/" : path] : []
+        for child in listing.children { found += walk(api, path + "/" + child.name) }
+        return found
+    }
+
+    @Test(arguments: files)
+    func loadsListsAndDescribes(file: String) throws {
+        let api = try Self.load(file)
+        let declared =
+            api.document["paths"].map { paths -> [String] in
+                if case .object(let members) = paths { return members.map(\.key) }
+                return []
+            } ?? []
+        let walked = Self.walk(api)
+        #expect(
+            walked.count == declared.count && Set(walked) == Set(declared), "ls walks to exactly the declared paths")
+        for operation in api.operations {
+            #expect(api.operation(method: operation.method, path: operation.path) != nil)
+            for parameter in operation.parameters { _ = api.summary(of: parameter.schema) }
+            for media in operation.requestBody?.content ?? [] { #expect(!api.summary(of: media.schema).isEmpty) }
+            for response in operation.responses {
+                for media in response.content { #expect(!api.summary(of: media.schema).isEmpty) }
+            }
+            _ = api.exampleBody(for: operation)
+        }
+    }
+
+    @Test func countsWhatTheCorpusSays() throws {
+        #expect(try Self.load("oai-examples/v3.0/petstore.yaml").operations.count == 3)
+        #expect(try Self.load("swagger-petstore-v3/openapi.yaml").operations.count == 19)
+        let twilio = try Self.load("twilio/twilio_api_v2010.json")
+        #expect(twilio.operations.count == 197)
+        #expect(twilio.paths.count == 121)
+        #expect(try Self.load("twilio/twilio_api_v2010.yaml").operations.count == 197)
+        let petstore = try Self.load("oai-examples/v3.0/petstore.yaml")
+        #expect(petstore.title == "Swagger Petstore" && petstore.servers == ["http://petstore.swagger.io/v1"])
+        #expect(petstore.operation(method: "GET", path: "/pets/42")?.operationID == "showPetById")
+        #expect(petstore.operation(id: "listPets")?.title == "GET /pets")
+        #expect(petstore.relativePath("/v1/pets/42") == "/pets/42")
+        // Server variables at their defaults.
+        #expect(try Self.load("oai-examples/v3.0/uspto.yaml").servers.first == "https://developer.uspto.gov/ds-api")
+    }
+
+    @Test func refusesWhatItCannotReadNamingThePlace() throws {
+        let swagger = #expect(throws: DescriptionError.self) {
+            try APIDescription(data: Data(#"{"swagger": "2.0", "paths": {}}"#.utf8), name: "old.json")
+        }
+        #expect(swagger?.message.hasPrefix("old.json is a Swagger 2.0 description") == true)
+        let broken = #expect(throws: DescriptionError.self) {
+            try APIDescription(
+                data: Data(
+                    """
+                    openapi: 3.0.3
+                    info: {title: t, version: "1"}
+                    paths:
+                      /pets:
+                        get:
+                          summary: no responses
+                    """.utf8), name: "broken.yaml")
+        }
+        #expect(
+            broken?.message
+                == "broken.yaml: paths./pets: Expected to find `responses` key for the GET endpoint under `/pets` but it is missing",
+            "\(String(describing: broken))")
+        #expect(throws: DescriptionError.self) {
+            try APIDescription(data: Data("{\"openapi\": ".utf8), name: "cut.json")
+        }
+        #expect(throws: DescriptionError.self) { try APIDescription(data: Data("a: [".utf8), name: "cut.yaml") }
+    }
+
+    /// A schema that contains itself: summaries, examples and validation all end.
+    @Test func circularReferencesEnd() throws {
+        let api = try APIDescription(
+            data: Data(
+                #"""
+                {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+                 "paths": {"/nodes": {"post": {"requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Node"}}}},
+                   "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Node"}}}}}}}},
+                 "components": {"schemas": {"Node": {"type": "object", "required": ["name"],
+                   "properties": {"name": {"type": "string"}, "children": {"type": "array", "items": {"$ref": "#/components/schemas/Node"}}}}}}}
+                """#.utf8), name: "tree.json")
+        let operation = try #require(api.operations.first)
+        let schema = operation.requestBody?.content.first?.schema
+        let summary = api.summary(of: schema)
+        #expect(summary.hasPrefix("Node { name: string"), "\(summary)")
+        #expect(api.exampleBody(for: operation)?.value == .object([JSON.Member(key: "name", value: .string("string"))]))
+        let body = Data(#"{"name": "a", "children": [{"name": "b", "children": [{"name": 3}]}]}"#.utf8)
+        let violations = api.validateResponse(status: 200, contentType: "application/json", body: body, for: operation)
+        #expect(violations.map(\.description) == ["$.children[0].children[0].name: expected string, got integer 3"])
+        #expect(
+            api.validateResponse(status: 404, contentType: nil, body: Data(), for: operation).map(\.description) == [
+                "$: status 404 is not declared for POST /nodes (declared: 200)"
+            ])
+    }
+}
