@@ -139,7 +139,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FathomREPLTests",
-            dependencies: ["FathomREPL", "FathomHTTP", "FathomDemo", "FathomTestSupport"],
+            dependencies: ["FathomREPL", "FathomHTTP", "FathomDemo", "FathomOpenAPI", "FathomTestSupport"],
             exclude: ["Snapshots"]
         ),
         .testTarget(

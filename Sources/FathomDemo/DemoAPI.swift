@@ -44,8 +44,13 @@ public enum DemoAPI {
                 "login": "POST /login {\"username\":\"ada\",\"password\":\"lovelace\"}",
                 "oauth": "POST /oauth/token (client credentials)",
                 "echo": "/echo", "slow": "/slow?ms=500", "status": "/status/418", "redirect": "/redirect/3",
-                "large": "/large?mb=1", "gzip": "/gzip", "problem": "/users/9999",
+                "large": "/large?mb=1", "gzip": "/gzip", "problem": "/users/9999", "openapi": "/openapi.json",
             ])
+        }
+        router.get("/openapi.json") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(string: DemoOpenAPI.json)))
         }
 
         addAuthRoutes(router, store: store)

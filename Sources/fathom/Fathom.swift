@@ -57,6 +57,11 @@ struct Prompt: AsyncParsableCommand {
     @Option(name: .long, help: "Switch to this environment (from fathom.env.json) at start.")
     var env: String?
 
+    @Option(
+        name: .long,
+        help: "Load this OpenAPI description (file or URL): ls, describe, op, completion and schema checks.")
+    var spec: String?
+
     @Option(name: .customShort("c"), help: "Run this command line and exit; repeat for several.")
     var commands: [String] = []
 
@@ -84,9 +89,12 @@ struct Prompt: AsyncParsableCommand {
             // A variable, so that a saved demo session replays against any demo's port.
             await executor.define("demo", started.baseURL)
             startup.append("base {{demo}}")
+            // The demo describes itself: `ls`, `describe` and schema checks work from the start.
+            if spec == nil { startup.append("spec {{demo}}/openapi.json") }
         }
         if let url { startup.append("base \"\(url)\"") }
         if let env { startup.append("env use \"\(env)\"") }
+        if let spec { startup.append("spec \"\(spec)\"") }
 
         let input: REPL.Input = !commands.isEmpty ? .arguments(commands) : interactive ? .terminal : .standardInput
         let repl = REPL(
@@ -109,6 +117,7 @@ enum DemoTour {
         \(palette.bold("Fathom demo API at \(baseURL)")) — users, todos, auth, errors, slow and large responses.
         Try: get /users · get /users/1 · post /users name=Grace email=grace@example.com · get /users/9999
         Auth: post /login username=ada password=lovelace, then auth bearer TOKEN · help lists every command
+        The demo's OpenAPI description is loaded: ls · describe getUser · op getUser id=2 · spec coverage
 
         """
     }

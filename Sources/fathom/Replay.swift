@@ -29,6 +29,15 @@ struct Replay: AsyncParsableCommand {
         help: "With --compare, a JSONPath left out of every comparison, as `volatile` in a file; repeat for several.")
     var volatile: [String] = []
 
+    @Option(
+        name: .long, help: "Load this OpenAPI description in every session first: each response is checked against it.")
+    var spec: String?
+
+    @Flag(
+        name: .long,
+        help: "After the run, list the description's operations called and not, with statuses seen and declared.")
+    var coverage = false
+
     @Option(name: .long, help: "Write JUnit XML to this file: a test case per request.")
     var junit: String?
 
@@ -69,6 +78,8 @@ struct Replay: AsyncParsableCommand {
         var options = ReplayRunner.Options()
         options.compare = compare
         options.volatile = volatile
+        options.spec = spec
+        options.coverage = coverage
         options.junitPath = junit
         options.environment = env
         options.failFast = failFast

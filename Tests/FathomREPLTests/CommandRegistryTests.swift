@@ -1,4 +1,5 @@
 import FathomHTTP
+import FathomOpenAPI
 import Foundation
 import Testing
 
@@ -63,6 +64,10 @@ import Testing
         var values = SessionSnapshot.Values()
         values.variableNames = ["token"]
         values.paths = ["/users"]
+        values.spec = try APIDescription(
+            data: Data(
+                #"{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/users": {"get": {"operationId": "listUsers", "responses": {"200": {"description": "ok"}}}}}}"#
+                    .utf8), name: "t.json")
         let completer = Completer(values: values, listFiles: { _ in ["a.fathom"] })
         let candidates = completer.complete("\(name) ").candidates
         switch spec.completion {
@@ -76,6 +81,10 @@ import Testing
             #expect(Set(candidates.map { $0.trimmingCharacters(in: .whitespaces) }) == Set(words))
             #expect(completer.complete("\(name) \(words[0]) ").candidates.contains { $0.contains("a.fathom") })
         case .commands: #expect(candidates.contains { $0.hasPrefix("send") })
+        case .wordsOrFiles(let words):
+            #expect(Set(words.map { $0 + " " }).isSubset(of: Set(candidates)))
+            #expect(candidates.contains("a.fathom"))
+        case .operations: #expect(candidates == ["listUsers "])
         }
         // And the command's name itself completes.
         #expect(completer.complete(String(name.prefix(max(1, name.count - 1)))).candidates.contains("\(name) "))

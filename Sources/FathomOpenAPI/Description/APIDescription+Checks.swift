@@ -135,17 +135,31 @@ extension APIDescription {
             }
         }
         let type = schema["type"]?.string ?? schema["type"]?[0]?.string
+        let instance: JSON
         switch type {
-        case "integer" where Int(value) == nil: return "\(place) is '\(value)', expected an integer"
-        case "number" where Double(value) == nil: return "\(place) is '\(value)', expected a number"
-        case "boolean" where value != "true" && value != "false":
-            return "\(place) is '\(value)', expected true or false"
-        default: return nil
+        case "integer":
+            guard Int(value) != nil else { return "\(place) is '\(value)', expected an integer" }
+            instance = .number(value)
+        case "number":
+            guard Double(value) != nil, (try? JSON(parsing: value)) != nil else {
+                return "\(place) is '\(value)', expected a number"
+            }
+            instance = .number(value)
+        case "boolean":
+            guard value == "true" || value == "false" else { return "\(place) is '\(value)', expected true or false" }
+            instance = .bool(value == "true")
+        case "array", "object": return nil
+        default: instance = .string(value)
         }
+        // The rest of the schema (minimum, pattern, format…) on the value as its type.
+        guard let violation = validator.validate(instance, against: parameter.schema ?? .bool(true)).first else {
+            return nil
+        }
+        return "\(place) is '\(value)': \(violation.message)"
     }
 
     /// The closest name by edit distance, when it is close enough to be a typo.
-    static func closest(_ name: String, among names: [String]) -> String? {
+    public static func closest(_ name: String, among names: [String]) -> String? {
         func distance(_ a: [Character], _ b: [Character]) -> Int {
             var previous = Array(0...b.count)
             for (i, x) in a.enumerated() {
@@ -169,5 +183,43 @@ extension SchemaValidator {
         var copy = self
         copy.options.direction = direction
         return copy
+    }
+}
+
+extension APIDescription {
+    /// The top-level fields of the operation's JSON request body, with their types (`string`,
+    /// `integer`…), for completion: `name=` for strings, `name:=` for the rest.
+    public func bodyFields(for operation: APIOperation) -> [(name: String, type: String?)] {
+        guard let content = operation.requestBody?.content,
+            let media = content.first(where: { $0.name.lowercased().hasSuffix("json") }) ?? content.first,
+            let schema = media.schema
+        else { return [] }
+        var fields: [(name: String, type: String?)] = []
+        func collect(_ schema: JSON, depth: Int) {
+            guard depth < 8, let schema = resolved(schema) else { return }
+            if case .object(let properties)? = schema["properties"] {
+                for property in properties where !fields.contains(where: { $0.name == property.key }) {
+                    let type = resolved(property.value)?["type"]?.string
+                    fields.append((property.key, type))
+                }
+            }
+            for keyword in ["allOf", "oneOf", "anyOf"] {
+                for part in schema[keyword]?.arrayValue ?? [] { collect(part, depth: depth + 1) }
+            }
+        }
+        collect(schema, depth: 0)
+        return fields
+    }
+
+    /// A parameter's enum values, as text.
+    public func enumValues(of parameter: APIOperation.Parameter) -> [String] {
+        guard
+            let values = resolved(parameter.schema)?["enum"]?.arrayValue
+                ?? resolved(parameter.schema)?["items"].flatMap({ resolved($0) })?["enum"]?.arrayValue
+        else { return [] }
+        return values.map { value in
+            if case .string(let text) = value { return text }
+            return SchemaEvaluation.short(value)
+        }
     }
 }

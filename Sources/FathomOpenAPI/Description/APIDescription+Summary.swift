@@ -76,3 +76,11 @@ extension APIDescription {
         return "{ " + fields.joined(separator: ", ") + " }"
     }
 }
+
+extension APIDescription {
+    /// A schema's `default`, as compact JSON text, following `$ref`s.
+    public func resolvedDefault(_ schema: JSON) -> String? {
+        guard let value = resolved(schema)?["default"] else { return nil }
+        return SchemaEvaluation.short(value)
+    }
+}

@@ -106,6 +106,8 @@ extension APIDescription {
             public var name: String
             /// Operations at or below it.
             public var operationCount: Int
+            /// Whether there are segments below it.
+            public var hasChildren: Bool
         }
 
         public var children: [Child]
@@ -122,7 +124,10 @@ extension APIDescription {
             node.operations.count + node.children.values.reduce(0) { $0 + count($1) }
         }
         return Listing(
-            children: node.order.map { Listing.Child(name: $0, operationCount: count(node.children[$0]!)) },
+            children: node.order.map { name in
+                let child = node.children[name]!
+                return Listing.Child(name: name, operationCount: count(child), hasChildren: !child.order.isEmpty)
+            },
             operations: node.operations.map { operations[$0] }, isDeclared: node.isDeclared)
     }
 }

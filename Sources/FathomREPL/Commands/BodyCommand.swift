@@ -5,25 +5,41 @@ import FathomJSON
 struct BodyCommand: SingleCommand, Equatable {
     static let spec = CommandSpec(
         name: "body",
-        synopsis: "body JSON | TEXT | @FILE | <<EOF | form k=v… | json k=v k:=raw… | multipart k=v f@path | none",
+        synopsis:
+            "body JSON | TEXT | @FILE | <<EOF | form k=v… | json k=v k:=raw… | multipart k=v f@path | example | none",
         summary: "set the draft's body",
         details: """
             Inline JSON may span lines until its brackets balance. `body <<EOF` reads lines until one is \
             exactly `EOF`. `json` fields: `name=text` is a string, `name:=42` raw JSON. `multipart`: \
-            `name=text` fields and `name@path` files. Without arguments, shows the body.
+            `name=text` fields and `name@path` files. `example`: the draft's operation's example from the \
+            loaded description, or an instance made from its schema. Without arguments, shows the body.
             """,
-        completion: .words(["form", "json", "multipart", "none"]), group: .draft)
+        completion: .words(["form", "json", "multipart", "example", "none"]), group: .draft)
 
-    /// `nil` shows the body.
+    /// `nil` shows the body (unless ``example``).
     var body: BodySpec?
+    /// `body example`: made from the description when it runs.
+    var example = false
 
     static func parse(_ arguments: inout Arguments) throws(CommandError) -> Self {
-        BodyCommand(body: try body(&arguments))
+        if a(arguments, is: "example") {
+            _ = try arguments.word("example")
+            try arguments.end()
+            return BodyCommand(body: nil, example: true)
+        }
+        return BodyCommand(body: try body(&arguments))
     }
 
-    var logKind: SessionLog.Kind? { body == nil ? nil : .draft }
+    private static func a(_ arguments: Arguments, is word: String) -> Bool {
+        var copy = arguments
+        guard let first = try? copy.optionalWord() else { return false }
+        return !first.quoted && first.text == word
+    }
+
+    var logKind: SessionLog.Kind? { body == nil && !example ? nil : .draft }
 
     func run(in executor: isolated Executor) async throws -> CommandResult {
+        if example { return try Self.example(in: executor) }
         guard let body else { return .shows(.value(name: "body", value: executor.session.draft.body.description)) }
         if case .text(let text) = body, text.first == "{" || text.first == "[", !text.contains("{{") {
             do {
@@ -35,6 +51,43 @@ struct BodyCommand: SingleCommand, Equatable {
         if case .json(let items) = body { _ = try executor.jsonObject(items) }
         executor.session.draft.body = body
         return .done
+    }
+
+    /// The draft's operation's example body, or one made from its schema.
+    private static func example(in executor: isolated Executor) throws -> CommandResult {
+        guard let loaded = executor.session.spec else {
+            throw CommandError("no description loaded", hint: "`spec FILE|URL` first")
+        }
+        let draft = executor.session.draft
+        let path = Draft.splitTarget((try? executor.session.variables.expand(draft.target)) ?? draft.target).path
+        guard let operation = executor.specOperation(method: draft.method.rawValue, path: path) else {
+            throw CommandError(
+                "the description has no operation for the draft (\(draft.method) \(path))",
+                hint: "set its method and path first, or `op OPERATION_ID`")
+        }
+        guard let (mediaType, value) = loaded.description.exampleBody(for: operation) else {
+            throw CommandError("\(operation.title) takes no request body")
+        }
+        let body: BodySpec
+        if mediaType == "application/x-www-form-urlencoded", case .object(let members) = value {
+            body = .form(
+                members.map { member in
+                    var text = {
+                        if case .string(let s) = member.value { return s }
+                        return member.value.formatted(.compactText)
+                    }()
+                    if text.hasSuffix("\n") { text.removeLast() }
+                    return BodySpec.Field(name: member.key, value: text)
+                })
+        } else if case .string(let text) = value, !mediaType.lowercased().hasSuffix("json") {
+            body = .text(text)
+        } else {
+            var text = value.formatted(.pretty)
+            if text.hasSuffix("\n") { text.removeLast() }
+            body = .text(text)
+        }
+        executor.session.draft.body = body
+        return .shows(.value(name: "body", value: body.description))
     }
 
     private static func body(_ a: inout Arguments) throws(CommandError) -> BodySpec? {

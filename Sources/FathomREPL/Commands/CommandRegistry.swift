@@ -16,6 +16,8 @@ enum CommandRegistry {
         // Responses
         ResponsesCommand.self, InspectCommand.self, LetCommand.self, DiffCommand.self, ExpectCommand.self,
         VolatileCommand.self,
+        // An API description
+        SpecCommand.self, LsCommand.self, DescribeCommand.self, OpCommand.self, ValidateCommand.self,
         // Session files
         SaveCommand.self, LoadCommand.self, ReplayCommand.self, RecordCommand.self,
         // Other

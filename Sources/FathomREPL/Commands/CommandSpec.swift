@@ -17,6 +17,10 @@ struct CommandSpec: Sendable {
         case wordThenFile([String])
         /// Command names.
         case commands
+        /// Fixed words or a file: `spec coverage`, `spec api.yaml`.
+        case wordsOrFiles([String])
+        /// The loaded description's operationIds, then the operation's parameters and body fields.
+        case operations
     }
 
     enum Group: String, CaseIterable, Sendable {
@@ -24,6 +28,7 @@ struct CommandSpec: Sendable {
         case session = "Session: every request gets these"
         case client = "Client settings"
         case responses = "Responses: inspect, capture, compare, check"
+        case api = "Work from an API description"
         case files = "Session files"
         case other = "Other"
     }

@@ -51,12 +51,16 @@ struct EnvCommand: SingleCommand, Equatable {
             }
             secrets.append((secret, value))
         }
+        // Loaded before anything changes: a description that does not load leaves the session as it was.
+        var spec: LoadedSpec?
+        if let source = environment.spec { spec = try await executor.loadSpec(source).0 }
         for (key, value) in environment.variables { executor.session.variables.set(key, value) }
         for (key, value) in secrets {
             executor.redactor.addSecret(value)
             executor.session.variables.set(key, value, secret: true)
         }
         if let base = environment.base { executor.session.base = base }
+        if let spec { executor.session.spec = spec }
         executor.session.currentEnvironment = name
         return .done
     }

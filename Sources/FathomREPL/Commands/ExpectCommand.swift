@@ -1,4 +1,5 @@
 import FathomHTTP
+import Foundation
 
 /// `expect …`: checks the last response. A failed expectation makes the line fail, but it is no
 /// error: the session goes on, and `replay` counts it.
@@ -6,13 +7,14 @@ struct ExpectCommand: SingleCommand, Equatable {
     static let spec = CommandSpec(
         name: "expect",
         synopsis:
-            "expect status 200|2xx | EXPR ==|!=|<|<=|>|>=|~ VALUE | EXPR exists|absent | header NAME ~ RE | time < 500ms | body ~ RE",
+            "expect status 200|2xx | EXPR ==|!=|<|<=|>|>=|~ VALUE | EXPR exists|absent | header NAME ~ RE | time < 500ms | body ~ RE | schema",
         summary: "check the last response; a failure says expected and actual, and the session goes on",
         details: """
             VALUE is JSON when it parses as JSON (42, "Ada", [1,2], null), else text. `~` matches a \
-            regular expression; `!~` must not match. `fathom replay` counts failed expectations.
+            regular expression; `!~` must not match. `expect schema`: the response keeps its operation's \
+            schema in the loaded description (`spec`). `fathom replay` counts failed expectations.
             """,
-        completion: .words(["status", "header", "time", "body"]), group: .responses)
+        completion: .words(["status", "header", "time", "body", "schema"]), group: .responses)
 
     var expectation: Expectation
 
@@ -25,6 +27,11 @@ struct ExpectCommand: SingleCommand, Equatable {
     func run(in executor: isolated Executor) async throws -> CommandResult {
         try executor.checkLastRequestAnswered()
         let entry = try executor.session.responses.entry(nil)
+        if expectation.subject == .schema {
+            let result = try Self.schema(entry.response, in: executor)
+            return CommandResult(
+                result.passed ? .succeeded : .failed, [.expectation(ExpectationOutput(line: "", result: result))])
+        }
         let operand = try expectation.operand.map { try executor.session.variables.expand($0) }
         let result = try ExpectationEvaluator.evaluate(expectation, operand: operand, response: entry.response) {
             try executor.query($0, in: entry).map(\.value)
@@ -34,9 +41,28 @@ struct ExpectCommand: SingleCommand, Equatable {
         return CommandResult(result.passed ? .succeeded : .failed, [.expectation(output)])
     }
 
+    /// `expect schema`: every violation, in the result, whatever `validate` says.
+    private static func schema(
+        _ response: NetworkResponse<Data>, in executor: isolated Executor
+    ) throws -> ExpectationResult {
+        guard let check = executor.schemaCheck(for: response, evenWhenOff: true) else {
+            throw CommandError("no description loaded", hint: "`spec FILE|URL` first")
+        }
+        let expected = "a response that keeps \(check.operation.map { "\($0)'s" } ?? "its operation's") schema"
+        guard !check.passed else { return ExpectationResult(passed: true, expected: expected, actual: "it does") }
+        let count = check.violations.count
+        let actual =
+            "\(count) violation\(count == 1 ? "" : "s"): " + check.violations.map(\.description).joined(separator: "; ")
+        return ExpectationResult(passed: false, expected: expected, actual: actual)
+    }
+
     private static func expect(_ a: inout Arguments) throws(CommandError) -> Expectation {
         let first = try a.word("what to check")
         let subject: Expectation.Subject
+        if first.text.lowercased() == "schema", !first.quoted {
+            try a.end()
+            return Expectation(subject: .schema, op: .equal, operand: nil)
+        }
         switch (first.text.lowercased(), first.quoted) {
         case ("status", false): subject = .status
         case ("time", false): subject = .time
@@ -56,6 +82,7 @@ struct ExpectCommand: SingleCommand, Equatable {
             case .body: [.equal, .notEqual, .matches, .notMatches]
             case .header: [.equal, .notEqual, .matches, .notMatches, .exists, .absent]
             case .value: Expectation.Operator.allCases
+            case .schema: []
             }
         let opColumn = a.column
         guard let opWord = try a.optionalWord() else {

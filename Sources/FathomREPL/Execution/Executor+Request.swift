@@ -7,18 +7,33 @@ extension Executor {
     // MARK: - Sending
 
     /// Sends a prepared request through the session's client; the response is kept and numbered.
+    ///
+    /// With a description loaded, the request is checked first: problems are warnings, or (with
+    /// `validate strict`) the reason it is not sent; the response is checked against its schema.
     func send(_ prepared: PreparedRequest) async throws -> CommandResult {
+        let problems = requestProblems(prepared)
+        if session.validation == .strict, let first = problems.first {
+            throw CommandError(
+                "not sent: \(first)" + (problems.count > 1 ? " (and \(problems.count - 1) more)" : ""),
+                hint: "`validate warn` sends it anyway")
+        }
         let client = try await client()
         let response = try await client.send(prepared)
         let number = session.responses.append(response)
-        return .shows(.response(responseOutput(ResponseHistory.Entry(number: number, response: response))))
+        recordCoverage(response)
+        let warnings = problems.map { Output.notice(Notice(text: "warning: \($0)", style: .aside)) }
+        return CommandResult(
+            .succeeded,
+            warnings + [.response(responseOutput(ResponseHistory.Entry(number: number, response: response)))])
     }
 
-    /// A kept response as an output, shown with the session's display settings.
+    /// A kept response as an output, shown with the session's display settings (and checked
+    /// against the description, when one is loaded).
     func responseOutput(_ entry: ResponseHistory.Entry) -> ResponseOutput {
         ResponseOutput(
             number: entry.number, response: entry.response, shownPath: shownPath(entry.response.url),
-            decoder: session.settings.decoder, showHeaders: session.settings.showHeaders)
+            decoder: session.settings.decoder, showHeaders: session.settings.showHeaders,
+            schema: schemaCheck(for: entry.response))
     }
 
     /// A URL as lists show it: path and query (secrets masked), or the whole URL on another origin.

@@ -11,6 +11,8 @@ struct Expectation: Equatable, Sendable {
         case header(String)
         case time
         case body
+        /// The response against its operation in the loaded description (`expect schema`).
+        case schema
     }
 
     enum Operator: String, CaseIterable, Equatable, Sendable {
@@ -97,6 +99,9 @@ enum ExpectationEvaluator {
             return try text(actual, op, operand, absentText: "no \(name) header")
         case .body:
             return try text(String(decoding: response.body, as: UTF8.self), op, operand, absentText: "no body")
+        case .schema:
+            // Checked by the executor, which holds the description.
+            throw CommandError("`expect schema` needs the loaded description")
         case .value(let expression):
             let values = try values(expression)
             let actual: JSON? =

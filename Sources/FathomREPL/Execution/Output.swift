@@ -1,5 +1,6 @@
 import FathomHTTP
 import FathomJSON
+import FathomOpenAPI
 import Foundation
 
 /// One thing a command produced, as a value: the renderers in `Rendering/` turn it into text
@@ -28,6 +29,8 @@ enum Output: Sendable {
     /// A secret's value, printed because it was asked for by name (`reveal`): the one output
     /// that is not masked.
     case revealed(name: String, value: String)
+    /// An operation of the loaded description (`describe`).
+    case operation(OperationDetail)
     /// `help` or `help COMMAND`.
     case help(CommandSpec?)
     /// A line that failed, or a failure inside a command that went on (`load`).
@@ -42,6 +45,8 @@ struct ResponseOutput: Sendable {
     var shownPath: String
     var decoder: DecoderMode
     var showHeaders: Bool
+    /// The response checked against the loaded description, if one is.
+    var schema: SchemaCheck?
 }
 
 /// The draft as a request, credentials added, before it is sent.
@@ -55,6 +60,10 @@ struct RequestPreview: Sendable {
 struct Listing: Sendable {
     enum Kind: String, Sendable {
         case query, headers, defaults, variables, environments, history, cookies, mocks, volatile, responses, session
+        /// `ls`: operations (method, operationId, summary), then child segments (`name/`, count).
+        case paths
+        /// `spec coverage`: operations, the statuses seen (marked when called), those declared.
+        case coverage
     }
 
     struct Item: Sendable {

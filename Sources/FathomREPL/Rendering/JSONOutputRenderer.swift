@@ -1,5 +1,6 @@
 @_spi(Fathom) import FathomHTTP
 import FathomJSON
+import FathomOpenAPI
 import Foundation
 
 /// `--output json`: each output as one JSON object on one line (NDJSON), for scripts that read
@@ -79,6 +80,36 @@ struct JSONOutputRenderer: Sendable {
             ])
         case .notice(let notice):
             return .object([member("type", "notice"), member("text", notice.text + (notice.aside ?? ""))])
+        case .operation(let detail):
+            var members = [member("type", "operation"), member("operation", detail.title)]
+            if let id = detail.operationID { members.append(member("operationId", id)) }
+            if let summary = detail.summary { members.append(member("summary", summary)) }
+            let parameters: [JSON] = detail.parameters.map { parameter in
+                .object([
+                    member("in", parameter.location), member("name", parameter.name),
+                    JSON.Member(key: "required", value: .bool(parameter.required)), member("schema", parameter.type),
+                ])
+            }
+            members.append(JSON.Member(key: "parameters", value: .array(parameters)))
+            func content(_ list: [OperationDetail.Content]) -> JSON {
+                .array(list.map { .object([member("media_type", $0.mediaType), member("schema", $0.schema)]) })
+            }
+            if !detail.body.isEmpty {
+                members.append(
+                    JSON.Member(
+                        key: "body",
+                        value: .object([
+                            JSON.Member(key: "required", value: .bool(detail.bodyRequired)),
+                            JSON.Member(key: "content", value: content(detail.body)),
+                        ])))
+            }
+            let responses: [JSON] = detail.responses.map { response in
+                .object([
+                    member("status", response.status), JSON.Member(key: "content", value: content(response.content)),
+                ])
+            }
+            members.append(JSON.Member(key: "responses", value: .array(responses)))
+            return .object(members)
         case .help(let spec):
             let specs = spec.map { [$0] } ?? CommandRegistry.all
             let commands: [JSON] = specs.map { spec in
@@ -114,6 +145,25 @@ struct JSONOutputRenderer: Sendable {
             Double(response.timing.total.components.attoseconds) / 1e15
             + Double(response.timing.total.components.seconds) * 1000
         members.append(JSON.Member(key: "time_ms", value: .number(String(format: "%.3f", milliseconds))))
+        if let schema = output.schema { members.append(JSON.Member(key: "schema", value: Self.schema(schema))) }
+        return .object(members)
+    }
+
+    /// A schema check: the operation, whether it passed, each violation.
+    static func schema(_ check: SchemaCheck) -> JSON {
+        var members: [JSON.Member] = []
+        if let operation = check.operation { members.append(JSON.Member(key: "operation", value: .string(operation))) }
+        members.append(JSON.Member(key: "valid", value: .bool(check.passed)))
+        members.append(
+            JSON.Member(
+                key: "violations",
+                value: .array(
+                    check.violations.map {
+                        .object([
+                            JSON.Member(key: "path", value: .string($0.path)),
+                            JSON.Member(key: "message", value: .string($0.message)),
+                        ])
+                    })))
         return .object(members)
     }
 

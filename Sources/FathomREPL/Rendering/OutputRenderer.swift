@@ -44,7 +44,7 @@ struct OutputRenderer: Sendable {
         case .response(let response):
             let renderer = ResponseRenderer(
                 palette: palette, decoder: response.decoder, showHeaders: response.showHeaders, redactor: redactor)
-            return (renderer.render(response.response, number: response.number), true)
+            return (renderer.render(response.response, number: response.number, schema: response.schema), true)
         case .request(let preview): return (request(preview), true)
         case .listing(let listing): return (self.listing(listing), false)
         case .value(_, let value): return (value, false)
@@ -62,11 +62,61 @@ struct OutputRenderer: Sendable {
             let text = notice.style == .aside ? palette.dim(notice.text) : notice.text
             return (text + (notice.aside.map(palette.dim) ?? ""), false)
         case .help(let spec): return help(spec)
+        case .operation(let detail): return (operation(detail), true)
         case .revealed, .failure: return ("", false)
         }
     }
 
     // MARK: - Pieces
+
+    /// `describe`: the operation, its parameters, body, responses and security.
+    private func operation(_ detail: OperationDetail) -> String {
+        var lines = [palette.bold(detail.title) + (detail.operationID.map { "  " + palette.cyan($0) } ?? "")]
+        if detail.deprecated { lines.append(palette.red("deprecated")) }
+        if let summary = detail.summary { lines.append(summary) }
+        if let description = detail.description, description != detail.summary {
+            lines.append(palette.dim(description.trimmingCharacters(in: .whitespacesAndNewlines)))
+        }
+        if !detail.parameters.isEmpty {
+            lines.append("")
+            lines.append(palette.bold("parameters"))
+            let nameWidth = detail.parameters.map { $0.name.count + ($0.required ? 1 : 0) }.max() ?? 0
+            let typeWidth = detail.parameters.map(\.type.count).max() ?? 0
+            for parameter in detail.parameters {
+                let name = (parameter.name + (parameter.required ? "*" : ""))
+                    .padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+                var line =
+                    "  " + parameter.location.padding(toLength: 6, withPad: " ", startingAt: 0) + " "
+                    + palette.cyan(name) + "  "
+                    + parameter.type.padding(toLength: min(typeWidth, 40), withPad: " ", startingAt: 0)
+                if let value = parameter.defaultValue { line += palette.dim("  default \(value)") }
+                if parameter.deprecated { line += palette.red("  deprecated") }
+                if let text = parameter.description?.split(separator: "\n").first { line += palette.dim("  " + text) }
+                lines.append(line)
+            }
+        }
+        if !detail.body.isEmpty {
+            lines.append("")
+            lines.append(palette.bold("body") + (detail.bodyRequired ? " (required)" : " (optional)"))
+            for content in detail.body { lines.append("  \(palette.dim(content.mediaType))  \(content.schema)") }
+        }
+        if !detail.responses.isEmpty {
+            lines.append("")
+            lines.append(palette.bold("responses"))
+            for response in detail.responses {
+                lines.append("  " + palette.bold(response.status) + (response.description.map { "  " + $0 } ?? ""))
+                for content in response.content {
+                    lines.append("      \(palette.dim(content.mediaType))  \(content.schema)")
+                }
+            }
+        }
+        if let security = detail.security {
+            lines.append("")
+            let text = security.map { $0.isEmpty ? "none" : $0.joined(separator: " + ") }.joined(separator: " or ")
+            lines.append(palette.bold("security") + "  " + (text.isEmpty ? "none" : text))
+        }
+        return lines.joined(separator: "\n")
+    }
 
     private func request(_ preview: RequestPreview) -> String {
         let prepared = preview.request
@@ -137,6 +187,23 @@ struct OutputRenderer: Sendable {
         case .cookies: lines = items.map { "\($0.name)=\($0.value ?? "")  " + palette.dim($0.detail ?? "") }
         case .mocks: lines = items.map { "\($0.name) → \($0.value ?? "")\($0.detail.map { " \($0)" } ?? "")" }
         case .volatile: lines = items.map(\.name)
+        case .paths:
+            let width = items.map(\.name.count).max() ?? 0
+            let idWidth = items.compactMap(\.value).map(\.count).max() ?? 0
+            lines = items.map { item in
+                let name = item.name.padding(toLength: width, withPad: " ", startingAt: 0)
+                guard let id = item.value else { return palette.cyan(name) + "  " + palette.dim(item.detail ?? "") }
+                return palette.bold(name) + "  " + id.padding(toLength: idWidth, withPad: " ", startingAt: 0) + "  "
+                    + palette.dim(item.detail ?? "")
+            }
+        case .coverage:
+            let width = items.map(\.name.count).max() ?? 0
+            lines = items.map { item in
+                let mark = item.marked ? palette.green("✓ ") : palette.dim("· ")
+                let seen = item.value.map { "seen \($0)" } ?? "not called"
+                return mark + item.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + seen
+                    + palette.dim("  (\(item.detail ?? ""))")
+            }
         case .session:
             lines = items.map { $0.name.padding(toLength: 10, withPad: " ", startingAt: 0) + ($0.value ?? "") }
         case .responses:

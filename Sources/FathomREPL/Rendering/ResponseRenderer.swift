@@ -1,5 +1,6 @@
 @_spi(Fathom) import FathomHTTP
 import FathomJSON
+import FathomOpenAPI
 import Foundation
 
 /// Turns a response (status line, headers, body) into text. Secrets are masked by the
@@ -10,8 +11,8 @@ struct ResponseRenderer {
     let showHeaders: Bool
     let redactor: Redactor
 
-    /// The status line: status, protocol, times, size, number.
-    func statusLine(_ response: NetworkResponse<Data>, number: Int) -> String {
+    /// The status line: status, protocol, times, size, number, and the schema check.
+    func statusLine(_ response: NetworkResponse<Data>, number: Int, schema: SchemaCheck? = nil) -> String {
         let timing = response.timing
         var parts = [
             "\(response.httpVersion) \(palette.status(response.status))",
@@ -22,12 +23,35 @@ struct ResponseRenderer {
             parts.append("\(response.redirects.count) redirect\(response.redirects.count == 1 ? "" : "s")")
         }
         parts.append(palette.bold("#\(number)"))
+        if let schema {
+            parts.append(
+                schema.passed ? palette.green("schema ✓") : palette.red("schema ✗ \(schema.violations.count)"))
+        }
         return parts.joined(separator: palette.dim(" · "))
     }
 
+    /// The most violations listed under a status line; `expect schema` and `--output json` list all.
+    static let violationsShown = 20
+
+    /// Each violation under the status line: where, and what was expected there.
+    func violations(_ schema: SchemaCheck) -> String {
+        var text = ""
+        for violation in schema.violations.prefix(Self.violationsShown) {
+            text += palette.red("  ✗ \(violation.path)") + ": \(violation.message)\n"
+        }
+        if schema.violations.count > Self.violationsShown {
+            text +=
+                palette.dim(
+                    "  … \(schema.violations.count - Self.violationsShown) more (`expect schema` lists them all)")
+                + "\n"
+        }
+        return text
+    }
+
     /// The whole response: status line, headers, a one-line error summary, the body.
-    func render(_ response: NetworkResponse<Data>, number: Int) -> String {
-        var text = statusLine(response, number: number) + "\n"
+    func render(_ response: NetworkResponse<Data>, number: Int, schema: SchemaCheck? = nil) -> String {
+        var text = statusLine(response, number: number, schema: schema) + "\n"
+        if let schema { text += violations(schema) }
         if showHeaders {
             for field in redactor.redact(response.headers) {
                 text += palette.dim("\(field.name.rawName): \(field.value)") + "\n"

@@ -15,6 +15,11 @@ public struct ReplayRunner: Sendable {
         /// JSONPaths left out of every comparison, beside each file's own `volatile` marks (a
         /// HAR has none of its own).
         public var volatile: [String] = []
+        /// An OpenAPI description every file's session loads first (`spec FILE|URL`).
+        public var spec: String?
+        /// Whether to report, after the run, which operations the files called and the statuses
+        /// seen against those declared.
+        public var coverage = false
         public var junitPath: String?
         public var environment: String?
         public var variables: [(name: String, value: String)] = []
@@ -76,6 +81,16 @@ public struct ReplayRunner: Sendable {
                 problems.append("\(path): \(error)")
             }
         }
+        var loadedSpec: LoadedSpec?
+        if let spec = options.spec {
+            do {
+                loadedSpec = try await Executor(options: executorOptions).loadSpec(spec).0
+            } catch let error as CommandError {
+                problems.append("--spec \(spec): \(error.message)")
+            } catch {
+                problems.append("--spec \(spec): \(ErrorRenderer().line(Failure(error: error)))")
+            }
+        }
         if problems.isEmpty {
             problems = await checkSecretsAndEnvironment(plans.map(\.file), executorOptions, given: fileSecrets)
         }
@@ -87,15 +102,43 @@ public struct ReplayRunner: Sendable {
         let started = ContinuousClock.now
         var reports: [FileReport] = []
         var stop = false
+        var coverage = loadedSpec
         for plan in plans where !stop {
+            let executor = Executor(options: executorOptions)
+            if let loadedSpec { await executor.adopt(loadedSpec) }
             reports.append(
                 await run(
-                    plan.file, recording: plan.recording, secrets: fileSecrets[plan.file.path] ?? [], executorOptions,
+                    plan.file, executor: executor, recording: plan.recording,
+                    secrets: fileSecrets[plan.file.path] ?? [],
                     stop: &stop))
+            // What each session called, added up (a file may load its own description).
+            if let state = await executor.specState {
+                if coverage == nil { coverage = LoadedSpec(description: state.description, source: state.source) }
+                if coverage?.description.title == state.description.title {
+                    for (operation, statuses) in state.coverage {
+                        coverage?.coverage[operation, default: []].formUnion(statuses)
+                    }
+                }
+            }
         }
         let summary = ReplaySummary(
             files: reports, elapsed: ContinuousClock.now - started, skipped: plans.count - reports.count)
         output.write(renderer.summary(summary))
+        if options.coverage {
+            if let coverage {
+                let listing = Output.listing(SpecCommand.coverage(coverage))
+                output.write(
+                    options.format == .json
+                        ? JSONOutputRenderer(redactor: Redactor()).render(listing)
+                        : OutputRenderer(palette: Palette(enabled: options.colors), redactor: Redactor()).render(
+                            listing
+                        )
+                        .text)
+            } else {
+                output.writeError(
+                    "--coverage: no description was loaded (give --spec FILE, or `spec FILE` in a file)\n")
+            }
+        }
         if let path = options.junitPath {
             do {
                 try AtomicFile.write(Data(JUnitReport.xml(reports, elapsed: summary.elapsed).utf8), to: path)
@@ -139,10 +182,9 @@ public struct ReplayRunner: Sendable {
 
     /// One file in a fresh session.
     private func run(
-        _ file: SessionFile, recording: Recording?, secrets: [(name: String, value: String)],
-        _ executorOptions: Executor.Options, stop: inout Bool
+        _ file: SessionFile, executor: Executor, recording: Recording?, secrets: [(name: String, value: String)],
+        stop: inout Bool
     ) async -> FileReport {
-        let executor = Executor(options: executorOptions)
         for (name, value) in options.variables { await executor.define(name, value) }
         // Given before the file's `secret NAME` lines, which then mark them secret.
         for (name, value) in secrets { await executor.define(name, value) }

@@ -8,9 +8,11 @@ struct Environment: Equatable, Sendable {
     var variables: [(String, String)]
     /// Names of variables that are secrets in this environment (their values come from outside).
     var secrets: [String]
+    /// An OpenAPI description to load (a file, relative to the environments file, or a URL).
+    var spec: String? = nil
 
     static func == (lhs: Environment, rhs: Environment) -> Bool {
-        lhs.name == rhs.name && lhs.base == rhs.base && lhs.secrets == rhs.secrets
+        lhs.name == rhs.name && lhs.base == rhs.base && lhs.secrets == rhs.secrets && lhs.spec == rhs.spec
             && lhs.variables.elementsEqual(rhs.variables, by: ==)
     }
 }
@@ -62,6 +64,12 @@ enum EnvironmentFile {
             }
             var environment = Environment(name: member.key, base: nil, variables: [], secrets: [])
             if case .string(let base)? = member.value["base"] { environment.base = base }
+            if case .string(let spec)? = member.value["spec"] {
+                let relative = !spec.hasPrefix("/") && !spec.contains("://") && !spec.hasPrefix("~")
+                environment.spec =
+                    relative
+                    ? ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(spec) : spec
+            }
             if case .object(let variables)? = member.value["variables"] {
                 for variable in variables {
                     let value: String

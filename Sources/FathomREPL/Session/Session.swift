@@ -27,6 +27,10 @@ struct Session: Sendable {
     /// Whether the last line that meant to send a request got a response: `expect` and `let`
     /// refuse to read an older response as if it were that request's.
     var lastRequestAnswered = true
+    /// The API description requests and responses are checked against (`spec`).
+    var spec: LoadedSpec?
+    /// How requests are checked before they go (`validate`).
+    var validation = ValidationMode.warn
 
     init(variables: Variables = Variables()) {
         self.variables = variables

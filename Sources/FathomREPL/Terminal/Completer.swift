@@ -1,3 +1,4 @@
+import FathomOpenAPI
 import Foundation
 
 /// Tab completion from the command table and the session: command names, subcommands, header
@@ -84,11 +85,78 @@ struct Completer: Sendable {
             return headerCompletion(previous.dropFirst(), current)
         case .paths:
             if position == 1 {
-                return Completion(word: current, candidates: Self.matching(values.paths, current, suffix: ""))
+                return Completion(
+                    word: current, candidates: Self.matching(values.paths + specPaths(), current, suffix: ""))
+            }
+            var candidates: [String] = []
+            if OneLinerCommand.methods.contains(command), let api = values.spec,
+                let operation = api.operation(
+                    method: command,
+                    path: api.relativePath(Draft.splitTarget(previous[1]).path, basePath: values.basePath))
+            {
+                candidates = itemCandidates(operation, in: api, current, routesFields: false)
             }
             return Completion(
-                word: current, candidates: Self.matching(Self.commonHeaders + values.headerNames, current, suffix: ":"))
+                word: current,
+                candidates: candidates + Self.matching(Self.commonHeaders + values.headerNames, current, suffix: ":"))
+        case .wordsOrFiles(let words):
+            guard position == 1 else { return Completion(word: current, candidates: []) }
+            return Completion(
+                word: current, candidates: Self.matching(words, current, suffix: " ") + listFiles(current))
+        case .operations:
+            guard let api = values.spec else { return Completion(word: current, candidates: []) }
+            if position == 1 {
+                return Completion(word: current, candidates: Self.matching(api.operationIDs, current, suffix: " "))
+            }
+            guard command == "op", let operation = api.operation(id: previous[1]) else {
+                return Completion(word: current, candidates: [])
+            }
+            return Completion(
+                word: current, candidates: itemCandidates(operation, in: api, current, routesFields: true))
         }
+    }
+
+    /// The description's path templates, a template's `{name}` written as `{{name}}` when a
+    /// variable of that name is set.
+    private func specPaths() -> [String] {
+        guard let api = values.spec else { return [] }
+        let variables = Set(values.variableNames)
+        return api.paths.map { path in
+            var filled = path
+            for name in variables where filled.contains("{\(name)}") {
+                filled = filled.replacingOccurrences(of: "{\(name)}", with: "{{\(name)}}")
+            }
+            return filled
+        }
+    }
+
+    /// Items an operation takes: `name==` query parameters (their enum values after `==`),
+    /// `Name:` header parameters, `name=`/`name:=` body fields; with `op`, `name=` also for path,
+    /// query and header parameters, which it routes.
+    private func itemCandidates(
+        _ operation: APIOperation, in api: APIDescription, _ current: String, routesFields: Bool
+    ) -> [String] {
+        for separator in ["==", "="] {
+            guard let range = current.range(of: separator) else { continue }
+            let name = String(current[..<range.lowerBound])
+            guard let parameter = operation.parameters.first(where: { $0.name == name }) else { return [] }
+            let head = name + separator
+            let partial = String(current[range.upperBound...])
+            return api.enumValues(of: parameter).filter { $0.hasPrefix(partial) }.map { head + $0 + " " }
+        }
+        var words: [String] = []
+        for parameter in operation.parameters {
+            switch parameter.location {
+            case .path where routesFields: words.append(parameter.name + "=")
+            case .query: words.append(parameter.name + (routesFields ? "=" : "=="))
+            case .header: words.append(parameter.name + ":")
+            default: break
+            }
+        }
+        for field in api.bodyFields(for: operation) {
+            words.append(field.name + (field.type == nil || field.type == "string" ? "=" : ":="))
+        }
+        return Self.matching(words, current, suffix: "")
     }
 
     private func headerCompletion(_ before: ArraySlice<String>, _ current: String) -> Completion {

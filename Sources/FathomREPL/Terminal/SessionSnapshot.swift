@@ -1,4 +1,5 @@
 import FathomHTTP
+import FathomOpenAPI
 import Synchronization
 
 /// What the line editor's thread needs from the session — the prompt and completion words —
@@ -14,6 +15,10 @@ final class SessionSnapshot: Sendable {
         var paths: [String] = []
         var headerNames: [String] = []
         var environmentNames: [String] = []
+        /// The loaded API description, for its paths, operationIds, parameters and fields.
+        var spec: APIDescription?
+        /// The base URL's path, which request paths carry before the description's own.
+        var basePath: String?
     }
 
     static let pathLimit = 500
@@ -43,6 +48,8 @@ final class SessionSnapshot: Sendable {
             values.variableNames = session.variables.names
             values.headerNames = Array(Set(draft.headers.map(\.name) + session.defaultHeaders.map(\.name))).sorted()
             values.environmentNames = session.environments.map(\.name)
+            values.spec = session.spec?.description
+            values.basePath = base.flatMap { $0.prefix.isEmpty ? nil : $0.path }
         }
     }
 

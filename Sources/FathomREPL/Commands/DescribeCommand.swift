@@ -1,0 +1,126 @@
+import FathomHTTP
+import FathomOpenAPI
+
+/// `describe [METHOD PATH | OPERATION_ID]`: an operation as the description states it — summary,
+/// parameters, request body, responses by status, security. The draft's operation by default.
+struct DescribeCommand: SingleCommand, Equatable {
+    static let spec = CommandSpec(
+        name: "describe", synopsis: "describe [METHOD PATH | OPERATION_ID]",
+        summary: "show an operation: parameters, body and response schemas, security (the draft's by default)",
+        completion: .operations, group: .api)
+
+    enum Subject: Equatable {
+        case draft
+        case route(method: String, path: String)
+        case id(String)
+    }
+
+    var subject: Subject
+
+    static func parse(_ arguments: inout Arguments) throws(CommandError) -> Self {
+        guard let first = try arguments.optionalWord() else { return DescribeCommand(subject: .draft) }
+        if let path = try arguments.optionalWord() {
+            try arguments.end()
+            return DescribeCommand(subject: .route(method: try CommandParser.method(first).rawValue, path: path.text))
+        }
+        return DescribeCommand(subject: .id(first.text))
+    }
+
+    var logKind: SessionLog.Kind? { nil }
+
+    func run(in executor: isolated Executor) async throws -> CommandResult {
+        guard let loaded = executor.session.spec else {
+            throw CommandError("no description loaded", hint: "`spec FILE|URL` first")
+        }
+        let description = loaded.description
+        let operation: APIOperation
+        switch subject {
+        case .id(let id):
+            operation = try Self.operation(id: id, in: description)
+        case .route(let method, let path):
+            guard let found = executor.specOperation(method: method, path: path) else {
+                throw CommandError("the description has no operation for \(method) \(path)", hint: "`ls` lists them")
+            }
+            operation = found
+        case .draft:
+            let draft = executor.session.draft
+            let path = Draft.splitTarget((try? executor.session.variables.expand(draft.target)) ?? draft.target).path
+            guard let found = executor.specOperation(method: draft.method.rawValue, path: path) else {
+                throw CommandError(
+                    "the description has no operation for the draft (\(draft.method) \(path))",
+                    hint: "`describe OPERATION_ID` or `describe METHOD PATH`")
+            }
+            operation = found
+        }
+        return .shows(.operation(OperationDetail(operation, in: description)))
+    }
+
+    /// The operation with this id, or an error naming the closest one.
+    static func operation(id: String, in description: APIDescription) throws(CommandError) -> APIOperation {
+        if let found = description.operation(id: id) { return found }
+        let close = APIDescription.closest(id, among: description.operationIDs)
+        throw CommandError(
+            "no operation '\(id)' in the description",
+            hint: close.map { "did you mean '\($0)'?" } ?? "`ls` lists the operations")
+    }
+}
+
+/// An operation laid out for `describe`: schemas already in their compact form.
+struct OperationDetail: Sendable {
+    struct Parameter: Sendable {
+        var location: String
+        var name: String
+        var required: Bool
+        var type: String
+        var defaultValue: String?
+        var description: String?
+        var deprecated: Bool
+    }
+
+    struct Content: Sendable {
+        var mediaType: String
+        var schema: String
+    }
+
+    struct Response: Sendable {
+        var status: String
+        var description: String?
+        var content: [Content]
+    }
+
+    var title: String
+    var operationID: String?
+    var summary: String?
+    var description: String?
+    var deprecated: Bool
+    var parameters: [Parameter]
+    var bodyRequired: Bool
+    var body: [Content]
+    var responses: [Response]
+    var security: [[String]]?
+
+    init(_ operation: APIOperation, in api: APIDescription) {
+        title = operation.title
+        operationID = operation.operationID
+        summary = operation.summary
+        description = operation.description
+        deprecated = operation.deprecated
+        parameters = operation.parameters.map { parameter in
+            Parameter(
+                location: parameter.location.rawValue, name: parameter.name, required: parameter.required,
+                type: api.summary(of: parameter.schema),
+                defaultValue: parameter.schema.flatMap { api.resolvedDefault($0) },
+                description: parameter.description, deprecated: parameter.deprecated)
+        }
+        bodyRequired = operation.requestBody?.required ?? false
+        body = (operation.requestBody?.content ?? []).map {
+            Content(mediaType: $0.name, schema: api.summary(of: $0.schema))
+        }
+        responses = operation.responses.map { response in
+            Response(
+                status: response.status, description: response.description,
+                content: response.content.map { Content(mediaType: $0.name, schema: api.summary(of: $0.schema)) })
+        }
+        security = operation.security
+    }
+}

@@ -1,0 +1,40 @@
+import FathomOpenAPI
+
+/// `ls [PATH]`: what the description has under a path — child segments and operations — relative
+/// to the draft's path, so `cd` and `ls` walk the API like a directory.
+struct LsCommand: SingleCommand, Equatable {
+    static let spec = CommandSpec(
+        name: "ls", synopsis: "ls [PATH]",
+        summary: "list the description's segments and operations under a path (the draft's, by default)",
+        completion: .paths, group: .api)
+
+    var path: String?
+
+    static func parse(_ arguments: inout Arguments) throws(CommandError) -> Self {
+        LsCommand(path: try arguments.optionalWord().map(\.text))
+    }
+
+    var logKind: SessionLog.Kind? { nil }
+
+    func run(in executor: isolated Executor) async throws -> CommandResult {
+        guard let loaded = executor.session.spec else {
+            throw CommandError("no description loaded", hint: "`spec FILE|URL` first")
+        }
+        var draft = executor.session.draft
+        if let path { draft.cd(path) }
+        let absolute = Draft.splitTarget(draft.target).path
+        let relative = loaded.description.relativePath(absolute, basePath: executor.basePath())
+        guard let listing = loaded.description.listing(at: relative) else {
+            throw CommandError("the description has nothing under \(relative)", hint: "`ls /` lists the top")
+        }
+        var items = listing.operations.map { operation in
+            Listing.Item(name: operation.method, value: operation.operationID ?? "", detail: operation.summary)
+        }
+        items += listing.children.map { child in
+            Listing.Item(
+                name: child.name + (child.hasChildren ? "/" : ""),
+                detail: "\(child.operationCount) operation\(child.operationCount == 1 ? "" : "s")")
+        }
+        return .shows(.listing(Listing(kind: .paths, items: items, empty: "nothing under \(relative)")))
+    }
+}

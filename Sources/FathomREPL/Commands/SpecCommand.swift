@@ -1,0 +1,93 @@
+import FathomOpenAPI
+
+/// `spec [FILE|URL | coverage | off]`: loads an OpenAPI description (3.0 or 3.1, JSON or YAML)
+/// that `ls`, `describe`, `op`, completion and the checks of every request and response read.
+struct SpecCommand: SingleCommand, Equatable {
+    static let spec = CommandSpec(
+        name: "spec", synopsis: "spec [FILE|URL | coverage | off]",
+        summary: "load an OpenAPI description; bare says what is loaded, `coverage` what was called",
+        details: """
+            OpenAPI 3.0 and 3.1, JSON or YAML. The base URL comes from its servers when none is set. Every \
+            request is then checked before it goes (`validate`), every response against its operation's schema \
+            (`schema ✓` or `schema ✗ N` on the status line), and `ls`, `describe`, `op` and Tab know the API. \
+            `spec coverage` lists the operations called and not yet, with the statuses seen and declared.
+            """,
+        completion: .wordsOrFiles(["coverage", "off"]), group: .api)
+
+    enum Action: Equatable {
+        case show
+        case load(String)
+        case coverage
+        case unload
+    }
+
+    var action: Action
+
+    static func parse(_ arguments: inout Arguments) throws(CommandError) -> Self {
+        guard let word = try arguments.optionalWord() else { return SpecCommand(action: .show) }
+        try arguments.end()
+        switch word.text {
+        case "coverage": return SpecCommand(action: .coverage)
+        case "off": return SpecCommand(action: .unload)
+        default: return SpecCommand(action: .load(word.text))
+        }
+    }
+
+    var logKind: SessionLog.Kind? {
+        switch action {
+        case .load, .unload: .setting
+        case .show, .coverage: nil
+        }
+    }
+
+    func run(in executor: isolated Executor) async throws -> CommandResult {
+        switch action {
+        case .show:
+            guard let loaded = executor.session.spec else {
+                return .shows(.notice(.aside("no description loaded — `spec FILE|URL`")))
+            }
+            return .shows(.notice(Notice(text: Self.summary(loaded.description, source: loaded.source))))
+        case .load(let given):
+            let source = try executor.session.variables.expand(given)
+            let (loaded, notes) = try await executor.loadSpec(source)
+            executor.session.spec = loaded
+            return CommandResult(
+                .succeeded,
+                [.notice(Notice(text: "loaded " + Self.summary(loaded.description, source: source)))]
+                    + notes.map { .notice(.aside($0)) })
+        case .unload:
+            executor.session.spec = nil
+            return .done
+        case .coverage:
+            guard let loaded = executor.session.spec else {
+                throw CommandError("no description loaded", hint: "`spec FILE|URL` first")
+            }
+            return .shows(.listing(Self.coverage(loaded)))
+        }
+    }
+
+    /// `Swagger Petstore 1.0.0 (OpenAPI 3.0.0, petstore.yaml): 3 operations on 2 paths`.
+    static func summary(_ description: APIDescription, source: String) -> String {
+        let operations = description.operations.count
+        let paths = description.paths.count
+        return "\(description.title) \(description.version) (OpenAPI \(description.openAPIVersion), \(source)): "
+            + "\(operations) operation\(operations == 1 ? "" : "s") on \(paths) path\(paths == 1 ? "" : "s")"
+    }
+
+    /// Every operation, called or not, with the statuses seen beside those declared.
+    static func coverage(_ loaded: LoadedSpec) -> Listing {
+        let operations = loaded.description.operations
+        let called = operations.filter { loaded.coverage[$0.title] != nil }.count
+        let items = operations.map { operation in
+            let seen = (loaded.coverage[operation.title] ?? []).sorted().map(String.init)
+            let declared = operation.responses.map(\.status)
+            return Listing.Item(
+                name: operation.title, value: seen.isEmpty ? nil : seen.joined(separator: ", "),
+                detail: "declared " + (declared.isEmpty ? "none" : declared.joined(separator: ", ")),
+                marked: !seen.isEmpty)
+        }
+        return Listing(
+            kind: .coverage, items: items, empty: "the description has no operations",
+            footer: "\(called) of \(operations.count) operations called")
+    }
+}

@@ -1,0 +1,150 @@
+import FathomHTTP
+import FathomJSON
+import FathomOpenAPI
+import Foundation
+
+/// A loaded API description and what the session learnt against it.
+struct LoadedSpec: Sendable {
+    var description: APIDescription
+    /// The file or URL as given (`spec FILE|URL`).
+    var source: String
+    /// Per operation (`GET /pets/{petId}`), the statuses its responses came back with.
+    var coverage: [String: Set<Int>] = [:]
+}
+
+/// How requests are checked against the description before they go.
+enum ValidationMode: String, Sendable, CaseIterable {
+    /// Problems are warnings; the request is sent.
+    case warn
+    /// A request with a problem is not sent.
+    case strict
+    /// Requests and responses are not checked.
+    case off
+}
+
+/// A response checked against its operation.
+struct SchemaCheck: Sendable {
+    /// `GET /pets/{petId}`, or `nil` when the description has no operation for the request.
+    var operation: String?
+    var violations: [SchemaViolation]
+
+    var passed: Bool { operation != nil && violations.isEmpty }
+}
+
+extension Executor {
+    /// Loads a description from a file or an http(s) URL; the base URL comes from its first
+    /// absolute server when none is set.
+    func loadSpec(_ source: String) async throws -> (LoadedSpec, [String]) {
+        let data: Data
+        if source.hasPrefix("http://") || source.hasPrefix("https://") {
+            let client = try await client()
+            let response = try await client.send(try NetworkRequest.get(source).prepared())
+            guard response.status.code < 300 else {
+                throw CommandError("\(source) answered \(response.status.code) \(response.status.reasonPhrase)")
+            }
+            data = response.body
+        } else {
+            let path = Self.expandTilde(source)
+            guard let contents = FileManager.default.contents(atPath: path) else {
+                throw CommandError("cannot read \(path)", hint: "give a description's file or http(s) URL")
+            }
+            data = contents
+        }
+        let description: APIDescription
+        do {
+            description = try APIDescription(data: data, name: (source as NSString).lastPathComponent)
+        } catch {
+            throw CommandError(error.message)
+        }
+        var notes: [String] = []
+        if session.base == nil, let server = description.servers.first {
+            let absolute =
+                server.contains("://")
+                ? server
+                : (source.contains("://") ? (try? RequestURL(parsing: source).resolving(server).description) : nil)
+            if let absolute {
+                session.base = absolute
+                notes.append("base \(absolute) (from the description's servers)")
+            }
+        }
+        return (LoadedSpec(description: description, source: source), notes)
+    }
+
+    /// Uses a description loaded elsewhere (`fathom replay --spec` loads it once for every file).
+    func adopt(_ spec: LoadedSpec) {
+        session.spec = spec
+    }
+
+    /// The loaded description and its coverage so far.
+    var specState: LoadedSpec? { session.spec }
+
+    /// The base URL's path (`/v1`), which request paths carry before the description's own.
+    func basePath() -> String? {
+        guard let base = baseURL(), let url = try? RequestURL(parsing: base) else { return nil }
+        return url.path
+    }
+
+    /// The operation a request goes to, when a description is loaded and declares one.
+    func specOperation(method: String, path: String) -> APIOperation? {
+        guard let spec = session.spec else { return nil }
+        let relative = spec.description.relativePath(path, basePath: basePath())
+        return spec.description.operation(method: method, path: relative)
+    }
+
+    /// What is wrong with a request by the description: empty when nothing is, or when no
+    /// description is loaded or checks are off.
+    func requestProblems(_ request: PreparedRequest) -> [String] {
+        guard let spec = session.spec, session.validation != .off else { return [] }
+        let method = request.method.rawValue
+        let relative = spec.description.relativePath(request.url.path, basePath: basePath())
+        guard let operation = spec.description.operation(method: method, path: relative) else {
+            return ["the description has no operation for \(method) \(relative)"]
+        }
+        let query: [(name: String, value: String?)] = (request.url.query ?? "").split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = String(parts[0]).removingPercentEncoding ?? String(parts[0])
+            return (name, parts.count > 1 ? (String(parts[1]).removingPercentEncoding ?? String(parts[1])) : nil)
+        }
+        var body: Data?
+        if case .bytes(let data)? = request.body { body = data }
+        // Credentials the session adds on the way out count as sent.
+        let headers = request.headers.map(\.name.rawName) + credentialHeaderNames()
+        return spec.description.checkRequest(
+            operation, path: relative, query: query, headers: headers, contentType: request.headers[.contentType],
+            body: body)
+    }
+
+    /// The headers the session's credentials add (they are added after this check runs).
+    private func credentialHeaderNames() -> [String] {
+        switch session.auth {
+        case .none: return []
+        case .apiKey(let placement, let name, _): return placement == .query ? [] : [name]
+        default: return ["Authorization"]
+        }
+    }
+
+    /// A response checked against its operation's schema for its status and media type, when a
+    /// description is loaded and checks are on.
+    func schemaCheck(for response: NetworkResponse<Data>, evenWhenOff: Bool = false) -> SchemaCheck? {
+        guard let spec = session.spec, session.validation != .off || evenWhenOff else { return nil }
+        let method = response.request.method.rawValue
+        guard let operation = specOperation(method: method, path: response.request.url.path) else {
+            let relative = spec.description.relativePath(response.request.url.path, basePath: basePath())
+            return SchemaCheck(
+                operation: nil,
+                violations: [
+                    SchemaViolation(path: "$", message: "the description has no operation for \(method) \(relative)")
+                ])
+        }
+        let violations = spec.description.validateResponse(
+            status: response.status.code, contentType: response.contentType, body: response.body, for: operation)
+        return SchemaCheck(operation: operation.title, violations: violations)
+    }
+
+    /// Notes a response against the coverage of its operation.
+    func recordCoverage(_ response: NetworkResponse<Data>) {
+        guard let operation = specOperation(method: response.request.method.rawValue, path: response.request.url.path)
+        else { return }
+        session.spec?.coverage[operation.title, default: []].insert(response.status.code)
+    }
+}

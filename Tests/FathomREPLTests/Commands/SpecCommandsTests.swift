@@ -1,0 +1,208 @@
+import FathomDemo
+import FathomHTTP
+import FathomJSON
+import FathomOpenAPI
+import Foundation
+import Testing
+
+@testable import FathomREPL
+
+/// `spec`, `ls`, `describe`, `op`, `validate`, `expect schema`, `body example` and `spec
+/// coverage` on a MockTransport, against the demo API's own description.
+@Suite struct SpecCommandsTests {
+    /// A session with the demo's description loaded and a transport that answers `/users/1` with
+    /// `user` (a user, or something that breaks the schema).
+    static func session(
+        user: String = #"{"id": 1, "name": "Ada", "email": "ada@example.com", "role": "admin", "active": true}"#
+    )
+        throws -> (Executor, MockTransport, String)
+    {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("demo-\(UUID()).json").path
+        try Data(DemoOpenAPI.json.utf8).write(to: URL(fileURLWithPath: file))
+        let transport = MockTransport()
+        transport.register("/users/1", .json(user))
+        transport.register("/users", .json(#"{"data": [], "page": 1, "per_page": 10, "total": 0, "total_pages": 1}"#))
+        let executor = Executor(
+            options: .init(environmentPaths: [], dotEnvPath: nil, environment: [:], transport: transport))
+        return (executor, transport, file)
+    }
+
+    static func texts(_ result: CommandResult) -> String {
+        let renderer = OutputRenderer(palette: Palette(enabled: false), redactor: Redactor())
+        return result.outputs.map { renderer.render($0).text }.joined()
+    }
+
+    @Test func loadsAndSaysWhatIsLoaded() async throws {
+        let (executor, _, file) = try Self.session()
+        _ = await executor.run("base http://api.test")
+        let loaded = await executor.run("spec \(file)")
+        #expect(loaded.outcome == .succeeded)
+        #expect(Self.texts(loaded).hasPrefix("loaded Fathom demo API 1.0.0 (OpenAPI 3.1.0, "))
+        #expect(Self.texts(await executor.run("spec")).contains("24 operations on 15 paths"))
+        // A description that does not load leaves the loaded one in place.
+        let broken = await executor.run("spec /nonexistent/api.yaml")
+        #expect(broken.outcome == .failed)
+        #expect(Self.texts(await executor.run("spec")).contains("Fathom demo API"))
+    }
+
+    @Test func lsWalksLikeADirectoryFromTheDraftsPath() async throws {
+        let (executor, _, file) = try Self.session()
+        _ = await executor.run("base http://api.test")
+        _ = await executor.run("spec \(file)")
+        let top = Self.texts(await executor.run("ls"))
+        #expect(top.contains("users/") && top.contains("openapi.json ") && top.contains("index"))
+        _ = await executor.run("cd users")
+        let users = Self.texts(await executor.run("ls"))
+        #expect(users.contains("listUsers") && users.contains("createUser") && users.contains("{id}/"))
+        #expect(Self.texts(await executor.run("ls {id}")).contains("getUser"))
+        #expect(Self.texts(await executor.run("ls 42/todos")).contains("listTodos"), "a concrete id walks a template")
+        #expect(await executor.run("ls /nowhere").outcome == .failed)
+    }
+
+    @Test func describeShowsParametersBodiesResponsesAndSecurity() async throws {
+        let (executor, _, file) = try Self.session()
+        _ = await executor.run("base http://api.test")
+        _ = await executor.run("spec \(file)")
+        let text = Self.texts(await executor.run("describe createUser"))
+        #expect(text.hasPrefix("POST /users  createUser\nAdd a user"))
+        #expect(
+            text.contains(
+                #"application/json  NewUser { name: string, email: string(email), role?: "member"|"admin", active?: boolean }"#
+            ))
+        #expect(text.contains("  422  An RFC 9457 problem"))
+        #expect(text.contains("security  bearer"))
+        let listing = Self.texts(await executor.run("describe GET /users"))
+        #expect(listing.contains("query  page      integer") && listing.contains("default 1"))
+        // The draft's operation by default; an unknown id names the closest.
+        _ = await executor.run("path /users/7")
+        #expect(Self.texts(await executor.run("describe")).hasPrefix("GET /users/{id}  getUser"))
+        let typo = await executor.run("describe getUsr")
+        guard case .failure(let failure)? = typo.outputs.first else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(
+            ErrorRenderer().line(failure) == "error: no operation 'getUsr' in the description — did you mean 'getUser'?"
+        )
+    }
+
+    @Test func opFillsPathParametersAndRoutesItems() async throws {
+        let (executor, transport, file) = try Self.session()
+        _ = await executor.run("base http://api.test")
+        _ = await executor.run("spec \(file)")
+        let sent = await executor.run("op getUser id=1")
+        #expect(sent.outcome == .succeeded)
+        #expect(transport.requests.last?.url.path == "/users/1")
+        _ = await executor.run("op listUsers role=admin per_page=5")
+        #expect(transport.requests.last?.url.query == "role=admin&per_page=5")
+        // A path parameter from a variable of the same name.
+        _ = await executor.run("set id 1")
+        _ = await executor.run("op getUser")
+        #expect(transport.requests.last?.url.path == "/users/1")
+        _ = await executor.run("unset id")
+        let missing = await executor.run("op getUser")
+        #expect(missing.outcome == .failed)
+        #expect(Self.texts(missing) == "error: getUser needs path parameter 'id' — give id=VALUE, or `set id VALUE`\n")
+    }
+
+    @Test func everyResponseIsCheckedAndExpectSchemaAssertsIt() async throws {
+        let (executor, _, file) = try Self.session(
+            user: #"{"id": 1, "name": "Ada", "email": null, "role": "queen", "active": true, "extra": 1}"#)
+        _ = await executor.run("base http://api.test")
+        _ = await executor.run("spec \(file)")
+        let response = await executor.run("get /users/1")
+        let text = Self.texts(response)
+        #expect(text.contains("· schema ✗ 3"))
+        #expect(text.contains("  ✗ $.email: expected string, got null"))
+        #expect(text.contains(#"  ✗ $.role: expected one of "admin", "member", got "queen""#))
+        #expect(text.contains("  ✗ $.extra: unexpected property: the schema allows no other properties"))
+        let expectation = await executor.run("expect schema")
+        #expect(expectation.outcome == .failed)
+        guard case .expectation(let output)? = expectation.outputs.first else {
+            Issue.record("expected an expectation")
+            return
+        }
+        #expect(output.result.expected == "a response that keeps GET /users/{id}'s schema")
+        #expect(output.result.actual.hasPrefix("3 violations: $.email: expected string, got null; "))
+        // A good response passes, and `--output json` carries the check.
+        let good = await executor.run("get /users")
+        #expect(Self.texts(good).contains("· schema ✓"))
+        #expect(await executor.run("expect schema").outcome == .succeeded)
+        guard case .response(let output)? = good.outputs.last else {
+            Issue.record("expected a response")
+            return
+        }
+        let json = JSONOutputRenderer(redactor: Redactor()).render(.response(output))
+        #expect(json.contains(#""schema":{"operation":"GET /users","valid":true,"violations":[]}"#))
+    }
+
+    @Test func requestsAreCheckedBeforeTheyGo() async throws {
+        let (executor, transport, file) = try Self.session()
+        _ = await executor.run("base http://api.test")
+        _ = await executor.run("spec \(file)")
+        let warned = Self.texts(await executor.run("get /users rle==admin page==0"))
+        #expect(warned.contains("warning: unknown query parameter 'rle' for GET /users — did you mean 'role'?"))
+        #expect(warned.contains("warning: query parameter 'page' is '0': expected ≥ 1, got 0"))
+        #expect(transport.requests.count == 1, "warnings send")
+        _ = await executor.run("validate strict")
+        let refused = await executor.run("get /users role=king")
+        #expect(refused.outcome == .failed)
+        let strict = await executor.run("get /users role==king")
+        #expect(strict.outcome == .failed)
+        #expect(transport.requests.count == 1, "strict sends nothing")
+        _ = await executor.run("auth bearer t0ken-for-spec")
+        let body = await executor.run("post /users name=Grace")
+        guard case .failure(let failure)? = body.outputs.first else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(
+            ErrorRenderer().line(failure)
+                == "error: not sent: body $: missing required property 'email' — `validate warn` sends it anyway")
+        _ = await executor.run("validate off")
+        #expect(await executor.run("get /users rle==x").outcome == .succeeded)
+    }
+
+    @Test func bodyExampleFillsTheDraftFromTheOperation() async throws {
+        let (executor, _, file) = try Self.session()
+        _ = await executor.run("base http://api.test")
+        _ = await executor.run("spec \(file)")
+        _ = await executor.run("method POST")
+        _ = await executor.run("path /login")
+        _ = await executor.run("body example")
+        #expect(Self.texts(await executor.run("body")).contains(#""username": "ada""#), "the operation's own example")
+        _ = await executor.run("path /users")
+        _ = await executor.run("body example")
+        let made = Self.texts(await executor.run("body"))
+        #expect(made.contains(#""name": "Grace Hopper""#) && made.contains(#""email": "grace@example.com""#))
+        #expect(!made.contains("role"), "only the required fields")
+        _ = await executor.run("path /echo/x")
+        #expect(await executor.run("body example").outcome == .failed)
+    }
+
+    @Test func coverageListsCalledAndNotCalled() async throws {
+        let (executor, _, file) = try Self.session()
+        _ = await executor.run("base http://api.test")
+        _ = await executor.run("spec \(file)")
+        _ = await executor.run("get /users/1")
+        _ = await executor.run("get /users")
+        let text = Self.texts(await executor.run("spec coverage"))
+        #expect(text.contains("✓ GET /users/{id}         seen 200  (declared 200, 404)"))
+        #expect(text.contains("· DELETE /users/{id}      not called"))
+        #expect(text.contains("2 of 24 operations called"))
+    }
+
+    @Test func completionKnowsTheDescription() async throws {
+        let (executor, _, file) = try Self.session()
+        _ = await executor.run("base http://api.test")
+        _ = await executor.run("spec \(file)")
+        await executor.updateSnapshot(after: await executor.run("set id 3"))
+        let completer = Completer(values: executor.snapshot.current, listFiles: { _ in [] })
+        #expect(completer.complete("get /users/").candidates.contains("/users/{{id}}"))
+        #expect(completer.complete("op get").candidates == ["getUser "])
+        #expect(Set(completer.complete("get /users ").candidates).isSuperset(of: ["page==", "per_page==", "role=="]))
+        #expect(completer.complete("get /users role==a").candidates == ["role==admin "])
+        #expect(Set(completer.complete("post /users ").candidates).isSuperset(of: ["name=", "email=", "active:="]))
+        #expect(completer.complete("op getUser ").candidates.contains("id="))
+    }
+}
