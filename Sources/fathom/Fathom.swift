@@ -68,6 +68,9 @@ struct Prompt: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
     @OptionGroup var session: SessionOutputOptions
 
+    /// How `--demo` loads the demo's own description (quietly: the tour says so).
+    static let demoSpec = "spec {{demo}}/openapi.json"
+
     func run() async throws {
         let interactive = commands.isEmpty && isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
         let colors =
@@ -90,7 +93,7 @@ struct Prompt: AsyncParsableCommand {
             await executor.define("demo", started.baseURL)
             startup.append("base {{demo}}")
             // The demo describes itself: `ls`, `describe` and schema checks work from the start.
-            if spec == nil { startup.append("spec {{demo}}/openapi.json") }
+            if spec == nil { startup.append(Self.demoSpec) }
         }
         if let url { startup.append("base \"\(url)\"") }
         if let env { startup.append("env use \"\(env)\"") }
@@ -100,7 +103,7 @@ struct Prompt: AsyncParsableCommand {
         let repl = REPL(
             executor: executor, input: input, console: console, history: history, colors: colors,
             interactive: interactive, format: session.output)
-        let startedWell = await repl.start(with: startup)
+        let startedWell = await repl.start(with: startup, quiet: [Self.demoSpec])
         if let server, session.output == .text {
             console.write(DemoTour.text(baseURL: server.baseURL, palette: Palette(enabled: colors)))
         }

@@ -51,6 +51,31 @@ struct InteractiveTests {
         try terminal.waitFor("Grace Hopper")
     }
 
+    /// With the demo's description loaded: Tab completes operationIds, a path template and a
+    /// query parameter's enum values; `ls` and `describe` answer; the response carries `schema ✓`.
+    @Test func completionAndNavigationFromTheDescription() throws {
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let terminal = try start()
+        try terminal.waitFor("/>")
+        try terminal.type("describe getU")
+        try terminal.send("Tab")
+        try terminal.waitFor("describe getUser ")
+        try terminal.send("Enter")
+        try terminal.waitFor("GET /users/{id}  getUser")
+        try terminal.waitForPrompt()
+        try terminal.type("ls /us")
+        try terminal.send("Tab")
+        try terminal.waitFor("ls /users")
+        try terminal.send("Enter")
+        try terminal.waitFor("listUsers")
+        try terminal.waitForPrompt()
+        try terminal.type("get /users role==a")
+        try terminal.send("Tab")
+        try terminal.waitFor("get /users role==admin")
+        try terminal.send("Enter")
+        try terminal.waitFor("schema ✓")
+    }
+
     @Test func ctrlCCancelsARequestAndClearsTheLineCtrlDExits() throws {
         defer { try? FileManager.default.removeItem(atPath: state) }
         let terminal = try start()

@@ -141,10 +141,11 @@ extension Executor {
         return SchemaCheck(operation: operation.title, violations: violations)
     }
 
-    /// Notes a response against the coverage of its operation.
+    /// Notes a response against the coverage of the operation called (the first URL, when
+    /// redirects were followed: the schema check reads the last, whose body it is).
     func recordCoverage(_ response: NetworkResponse<Data>) {
-        guard let operation = specOperation(method: response.request.method.rawValue, path: response.request.url.path)
-        else { return }
+        let path = response.redirects.first?.path ?? response.request.url.path
+        guard let operation = specOperation(method: response.request.method.rawValue, path: path) else { return }
         session.spec?.coverage[operation.title, default: []].insert(response.status.code)
     }
 }

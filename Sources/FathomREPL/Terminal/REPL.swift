@@ -54,10 +54,20 @@ public final class REPL: Sendable {
     }
 
     /// Runs lines before the loop starts (`--demo`'s base, `fathom URL`, `--env`), printing what
-    /// they return; `false` when one failed.
-    public func start(with lines: [String]) async -> Bool {
+    /// they return — only failures for the `quiet` ones (the demo's description, which its tour
+    /// announces); `false` when one failed.
+    public func start(with lines: [String], quiet: Set<String> = []) async -> Bool {
         var succeeded = true
-        for line in lines where await run(line, remembered: false) == .failed { succeeded = false }
+        for line in lines {
+            if quiet.contains(line) {
+                let result = await executor.run(line)
+                printer.print(result.outputs.filter { if case .failure = $0 { true } else { false } }, pager: .off)
+                if interactive { await executor.updateSnapshot(after: result) }
+                if result.outcome == .failed { succeeded = false }
+            } else if await run(line, remembered: false) == .failed {
+                succeeded = false
+            }
+        }
         return succeeded
     }
 

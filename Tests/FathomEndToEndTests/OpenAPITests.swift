@@ -1,0 +1,168 @@
+import FathomDemo
+import Foundation
+import Testing
+
+/// Working from an API description with the built binary, against the demo API on loopback.
+@Suite struct OpenAPITests {
+    /// Every operation of the demo's own description, called for real: each response keeps its
+    /// schema, and the coverage says all of them were called.
+    @Test func theDemoAPIsRealResponsesKeepItsDescription() throws {
+        let run = try FathomBinary.run(
+            ["--demo", "--color", "never"],
+            script: """
+                get /
+                expect schema
+                post /login username=ada password=lovelace
+                expect schema
+                let token = $.token
+                post /login username=ada password=wrong
+                expect schema
+                method POST
+                path /oauth/token
+                body form grant_type=client_credentials client_id=fathom-demo client_secret=demo-client-secret
+                send
+                expect schema
+                body form grant_type=password
+                send
+                expect schema
+                get /me
+                expect schema
+                auth bearer {{token}}
+                get /me
+                expect schema
+                get /users role==admin per_page==3
+                expect schema
+                post /users name=Grace email=grace@example.com
+                expect schema
+                post /users name=Nobody email=nowhere
+                expect schema
+                get /users/2
+                expect schema
+                get /users/9999
+                expect schema
+                put /users/2 name=Grace email=hopper@example.com
+                expect schema
+                patch /users/2 active:=false
+                expect schema
+                get /users/1/todos
+                expect schema
+                post /users/1/todos title=Write
+                expect schema
+                delete /users/3
+                expect schema
+                get /echo page==1
+                expect schema
+                post /echo note=hi
+                expect schema
+                put /echo note=hi
+                expect schema
+                patch /echo note=hi
+                expect schema
+                delete /echo
+                expect schema
+                get /slow ms==5
+                expect schema
+                get /status/204
+                expect schema
+                get /status/418
+                expect schema
+                get /redirect/2
+                expect schema
+                get /large mb==0.05
+                expect schema
+                get /gzip
+                expect schema
+                get /openapi.json
+                expect schema
+                post /logout
+                expect schema
+                spec coverage
+                spec
+                """)
+        #expect(run.status == 0, "\(run.stdout.suffix(3000))\(run.stderr)")
+        #expect(!run.stdout.contains("schema ✗"))
+        #expect(run.stdout.contains("24 of 24 operations called"))
+        #expect(run.stdout.contains("The demo's OpenAPI description is loaded"))
+        #expect(run.stdout.contains("Fathom demo API 1.0.0 (OpenAPI 3.1.0, "))
+    }
+
+    /// A description that says otherwise than the server: the violations, by path, on the status
+    /// line and in `expect schema`; `validate strict` sends nothing; replay fails and reports it.
+    @Test func aResponseThatBreaksItsSchemaIsReportedAndFailsReplay() throws {
+        let server = try DemoServerProcess(accessLog: true)
+        let directory = NSTemporaryDirectory() + "fathom-openapi-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // The demo's description with a user whose email is an integer and whose role is "owner".
+        let strict = DemoOpenAPI.json
+            .replacingOccurrences(
+                of: #""email": {"type": "string", "format": "email", "examples": ["grace@example.com"]},"#,
+                with: #""email": {"type": "integer"},"#, options: [], range: nil
+            )
+            .replacingOccurrences(
+                of: #""role": {"type": "string", "enum": ["admin", "member"]},"#,
+                with: #""role": {"type": "string", "enum": ["owner"]},"#)
+        let spec = directory + "/api.yaml"
+        try strict.write(toFile: spec, atomically: true, encoding: .utf8)
+
+        let run = try FathomBinary.run(
+            ["--spec", spec, "--color", "never", server.baseURL],
+            script: """
+                get /users/1
+                expect schema
+                validate strict
+                get /users rle==admin
+                """)
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("· schema ✗ 2"), "\(run.stdout)")
+        #expect(run.stdout.contains("  ✗ $.email: expected integer, got string"))
+        #expect(run.stdout.contains(#"  ✗ $.role: expected one of "owner", got "admin""#))
+        #expect(
+            run.stderr.contains(
+                "✗ expect schema — expected a response that keeps GET /users/{id}'s schema, got 2 violations: $.email: expected integer, got string; "
+            ), "\(run.stderr)")
+        #expect(
+            run.stderr.contains(
+                "error: not sent: unknown query parameter 'rle' for GET /users — did you mean 'role'? — `validate warn` sends it anyway"
+            ))
+        #expect(server.takeRequests().count == 1, "strict validation sent nothing")
+
+        // Replay with the description: the expectation fails the run, JUnit says why, and
+        // --coverage lists what was called.
+        let session = directory + "/users.fathom"
+        try "base \(server.baseURL)\nget /users/1\nexpect schema\nget /users\nexpect schema\n".write(
+            toFile: session, atomically: true, encoding: .utf8)
+        let replay = try FathomBinary.run(
+            ["replay", "--spec", spec, "--coverage", "--junit", directory + "/junit.xml", session])
+        #expect(replay.status == 1, "\(replay.stdout)\(replay.stderr)")
+        #expect(replay.stdout.contains("expect schema — expected a response that keeps GET /users/{id}'s schema"))
+        #expect(replay.stdout.contains("✓ GET /users/{id}") && replay.stdout.contains("2 of 24 operations called"))
+        let junit = try String(contentsOfFile: directory + "/junit.xml", encoding: .utf8)
+        #expect(junit.contains("$.email: expected integer, got string"))
+
+        let json = try FathomBinary.run(["--spec", spec, "--output", "json", server.baseURL], script: "get /users/1\n")
+        let line = json.stdout.split(separator: "\n").first { $0.contains(#""type":"response""#) } ?? ""
+        #expect(
+            line.contains(#""schema":{"operation":"GET /users/{id}","valid":false,"violations":[{"path":"$.email""#))
+    }
+
+    /// A broken description is one error naming its place, and the session goes on without it.
+    @Test func aBrokenDescriptionIsOneErrorNamingThePlace() throws {
+        let directory = NSTemporaryDirectory() + "fathom-openapi-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /pets:\n    get:\n      summary: s\n".write(
+            toFile: directory + "/broken.yaml", atomically: true, encoding: .utf8)
+        try #"{"swagger": "2.0", "info": {"title": "t", "version": "1"}, "paths": {}}"#.write(
+            toFile: directory + "/old.json", atomically: true, encoding: .utf8)
+        let run = try FathomBinary.run(
+            ["--color", "never"],
+            script: "spec \(directory)/broken.yaml\nspec \(directory)/old.json\nspec\nset still here\nvars\n")
+        #expect(
+            run.stderr.contains(
+                "error: broken.yaml: paths./pets: Expected to find `responses` key for the GET endpoint under `/pets` but it is missing"
+            ), "\(run.stderr)")
+        #expect(run.stderr.contains("error: old.json is a Swagger 2.0 description: Fathom reads OpenAPI 3.0 and 3.1"))
+        #expect(run.stdout.contains("no description loaded") && run.stdout.contains("still = here"))
+    }
+}
