@@ -103,7 +103,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "fathom-openapi-bench",
-            dependencies: ["FathomOpenAPI", "FathomJSON"],
+            dependencies: ["FathomOpenAPI", "FathomJSON", "FathomREPL"],
             path: "Benchmarks/OpenAPIBench"
         ),
         .target(

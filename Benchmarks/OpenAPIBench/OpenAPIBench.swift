@@ -1,5 +1,6 @@
 import FathomJSON
 import FathomOpenAPI
+@_spi(Fathom) import FathomREPL
 import Foundation
 
 /// `fathom-openapi-bench CORPUS_DIR`: the measures issue 13 asks for, on Twilio's description —
@@ -7,7 +8,7 @@ import Foundation
 /// validation of a 1 MB response. Medians of several runs, in a release build.
 @main
 struct OpenAPIBench {
-    static func main() throws {
+    static func main() async throws {
         let corpus = CommandLine.arguments.dropFirst().first ?? "Tests/Corpora/openapi"
         let json = try Data(contentsOf: URL(fileURLWithPath: corpus + "/twilio/twilio_api_v2010.json"))
         let yaml = try Data(contentsOf: URL(fileURLWithPath: corpus + "/twilio/twilio_api_v2010.yaml"))
@@ -39,6 +40,24 @@ struct OpenAPIBench {
         report("completion: every path template and operationId", runs: 200, unit: .microseconds) {
             _ = api.paths.filter { $0.hasPrefix("/2010-04-01/Accounts/{AccountSid}/Ca") }
             _ = api.operationIDs.filter { $0.hasPrefix("Create") }
+        }
+
+        // Tab at the prompt, through the REPL's own completer, with Twilio's description loaded.
+        let executor = Executor(options: .init(environmentPaths: [], dotEnvPath: nil, environment: [:]))
+        _ = await executor.runQuietly("base https://api.twilio.com")
+        _ = await executor.runQuietly("set AccountSid AC123")
+        _ = await executor.runQuietly("spec \(corpus)/twilio/twilio_api_v2010.json")
+        _ = await executor.completions(for: "get /")
+        let lines = [
+            "get /2010-04-01/Accounts/{{AccountSid}}/Ca", "op Create", "get /2010-04-01/Accounts/AC1/Calls.json ",
+            "get /2010-04-01/Accounts/AC1/Calls.json Status==q", "post /2010-04-01/Accounts/AC1/Calls.json ",
+            "describe ", "get /",
+        ]
+        for line in lines {
+            let count = executor.completionsFromSnapshot(for: line).count
+            report("Tab after '\(line)' (\(count) candidates)", runs: 100, unit: .microseconds) {
+                _ = executor.completionsFromSnapshot(for: line)
+            }
         }
 
         // A 1 MB response: a page of calls, checked against the operation's schema.

@@ -209,3 +209,21 @@ struct Completer: Sendable {
         return prefix
     }
 }
+
+extension Executor {
+    /// What Tab offers after `line`, as the prompt computes it (from the snapshot the line editor
+    /// reads, brought up to date first). For benchmarks and tools; the prompt calls the completer
+    /// directly.
+    @_spi(Fathom) public func completions(for line: String) -> [String] {
+        snapshot.update(from: session, redactor: redactor)
+        return Completer(values: snapshot.current, listFiles: { _ in [] }).complete(line).candidates
+    }
+
+    /// Runs one line as the prompt would, for benchmarks and tools (its outputs are not printed).
+    @_spi(Fathom) public func runQuietly(_ line: String) async -> Outcome { await run(line).outcome }
+
+    /// The same without bringing the snapshot up to date: the cost of one Tab.
+    @_spi(Fathom) public nonisolated func completionsFromSnapshot(for line: String) -> [String] {
+        Completer(values: snapshot.current, listFiles: { _ in [] }).complete(line).candidates
+    }
+}

@@ -205,4 +205,46 @@ import Testing
         #expect(Set(completer.complete("post /users ").candidates).isSuperset(of: ["name=", "email=", "active:="]))
         #expect(completer.complete("op getUser ").candidates.contains("id="))
     }
+
+    /// An environment's `"spec"` (relative to its file) is loaded by `env use`; one that does not
+    /// load leaves the session as it was.
+    @Test func anEnvironmentLoadsItsDescription() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("env-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try Data(DemoOpenAPI.json.utf8).write(to: URL(fileURLWithPath: directory + "/api.json"))
+        try Data(
+            #"{"dev": {"base": "http://api.test", "spec": "api.json"}, "bad": {"base": "http://b.test", "spec": "missing.yaml"}}"#
+                .utf8
+        ).write(to: URL(fileURLWithPath: directory + "/fathom.env.json"))
+        let executor = Executor(
+            options: .init(
+                environmentPaths: [directory + "/fathom.env.json"], dotEnvPath: nil, environment: [:],
+                transport: MockTransport()))
+        #expect(await executor.run("env use dev").outcome == .succeeded)
+        #expect(Self.texts(await executor.run("spec")).contains("Fathom demo API"))
+        #expect(await executor.run("env use bad").outcome == .failed)
+        #expect(Self.texts(await executor.run("base")).contains("http://api.test"), "the failed switch changed nothing")
+    }
+
+    /// A secret that comes back in a value breaking the schema is masked in the violation too:
+    /// on the status line, in `expect schema`, and in `--output json`.
+    @Test func aSecretInAViolationIsMasked() async throws {
+        let planted = "sk-planted-in-schema-9f2c"
+        let (executor, _, file) = try Self.session(
+            user: #"{"id": 1, "name": "Ada", "email": 7, "role": "\#(planted)", "active": true}"#)
+        _ = await executor.run("base http://api.test")
+        _ = await executor.run("spec \(file)")
+        _ = await executor.run("secret key = \(planted)")
+        let response = await executor.run("get /users/1")
+        let expectation = await executor.run("expect schema")
+        let renderer = OutputRenderer(palette: Palette(enabled: false), redactor: executor.redactor)
+        let text = (response.outputs + expectation.outputs).map { renderer.render($0).text }.joined()
+        #expect(text.contains("$.role: expected one of"))
+        let json = (response.outputs + expectation.outputs).map {
+            JSONOutputRenderer(redactor: executor.redactor).render($0)
+        }
+        .joined()
+        #expect(!text.contains(planted) && !json.contains(planted))
+    }
 }
