@@ -101,6 +101,9 @@ extension APIDescription {
             }
             if let value = item.value, let problem = problem(with: value, for: parameter) { problems.append(problem) }
         }
+        if let missing = missingCredentials(operation, query: queryNames, headers: headerNames) {
+            problems.append(missing)
+        }
         if let requestBody = operation.requestBody {
             if body == nil || body?.isEmpty == true {
                 if requestBody.required {
@@ -115,6 +118,32 @@ extension APIDescription {
             }
         }
         return problems
+    }
+
+    /// The operation's security, when no alternative of it is met by the headers and query sent:
+    /// an HTTP or OAuth2 scheme needs `Authorization`, an API key its header, query item or cookie.
+    private func missingCredentials(_ operation: APIOperation, query: Set<String>, headers: Set<String>) -> String? {
+        guard let alternatives = operation.security, !alternatives.isEmpty,
+            !alternatives.contains(where: \.isEmpty)
+        else { return nil }
+        let schemes = document["components"]?["securitySchemes"]
+        func met(_ name: String) -> Bool {
+            guard let scheme = resolved(schemes?[name]) else { return true }
+            switch scheme["type"]?.string {
+            case "apiKey":
+                let key = scheme["name"]?.string ?? ""
+                switch scheme["in"]?.string {
+                case "query": return query.contains(key)
+                case "cookie": return headers.contains("cookie")
+                default: return headers.contains(key.lowercased())
+                }
+            case "http", "oauth2", "openIdConnect": return headers.contains("authorization")
+            default: return true
+            }
+        }
+        guard !alternatives.contains(where: { $0.allSatisfy(met) }) else { return nil }
+        let needed = alternatives.map { $0.joined(separator: " + ") }.joined(separator: " or ")
+        return "\(operation.title) needs credentials (\(needed)) and the request sends none"
     }
 
     /// A parameter value that is not of its schema's type or not in its enum.
@@ -190,17 +219,29 @@ extension APIDescription {
     /// The top-level fields of the operation's JSON request body, with their types (`string`,
     /// `integer`…), for completion: `name=` for strings, `name:=` for the rest.
     public func bodyFields(for operation: APIOperation) -> [(name: String, type: String?)] {
+        bodyFieldSchemas(for: operation).map { ($0.name, resolved($0.schema)?["type"]?.string) }
+    }
+
+    /// The enum values of a top-level body field, as text (`role=` completes to `role=admin`).
+    public func enumValues(ofBodyField name: String, for operation: APIOperation) -> [String] {
+        guard let schema = bodyFieldSchemas(for: operation).first(where: { $0.name == name })?.schema else { return [] }
+        return (resolved(schema)?["enum"]?.arrayValue ?? []).map { value in
+            if case .string(let text) = value { return text }
+            return SchemaEvaluation.short(value)
+        }
+    }
+
+    private func bodyFieldSchemas(for operation: APIOperation) -> [(name: String, schema: JSON)] {
         guard let content = operation.requestBody?.content,
             let media = content.first(where: { $0.name.lowercased().hasSuffix("json") }) ?? content.first,
             let schema = media.schema
         else { return [] }
-        var fields: [(name: String, type: String?)] = []
+        var fields: [(name: String, schema: JSON)] = []
         func collect(_ schema: JSON, depth: Int) {
             guard depth < 8, let schema = resolved(schema) else { return }
             if case .object(let properties)? = schema["properties"] {
                 for property in properties where !fields.contains(where: { $0.name == property.key }) {
-                    let type = resolved(property.value)?["type"]?.string
-                    fields.append((property.key, type))
+                    fields.append((property.key, property.value))
                 }
             }
             for keyword in ["allOf", "oneOf", "anyOf"] {

@@ -139,10 +139,17 @@ struct Completer: Sendable {
         for separator in ["==", "="] {
             guard let range = current.range(of: separator) else { continue }
             let name = String(current[..<range.lowerBound])
-            guard let parameter = operation.parameters.first(where: { $0.name == name }) else { return [] }
             let head = name + separator
             let partial = String(current[range.upperBound...])
-            return api.enumValues(of: parameter).filter { $0.hasPrefix(partial) }.map { head + $0 + " " }
+            let values: [String]
+            if let parameter = operation.parameters.first(where: { $0.name == name }) {
+                values = api.enumValues(of: parameter)
+            } else if separator == "=" {
+                values = api.enumValues(ofBodyField: name, for: operation)
+            } else {
+                values = []
+            }
+            return values.filter { $0.hasPrefix(partial) }.map { head + $0 + " " }
         }
         var words: [String] = []
         for parameter in operation.parameters {

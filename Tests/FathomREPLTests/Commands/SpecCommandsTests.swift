@@ -150,6 +150,10 @@ import Testing
         let strict = await executor.run("get /users role==king")
         #expect(strict.outcome == .failed)
         #expect(transport.requests.count == 1, "strict sends nothing")
+        let anonymous = await executor.run("post /users name=Grace email=grace@example.com")
+        #expect(
+            Self.texts(anonymous).contains(
+                "error: not sent: POST /users needs credentials (bearer) and the request sends none"))
         _ = await executor.run("auth bearer t0ken-for-spec")
         let body = await executor.run("post /users name=Grace")
         guard case .failure(let failure)? = body.outputs.first else {
@@ -204,6 +208,7 @@ import Testing
         #expect(completer.complete("get /users role==a").candidates == ["role==admin "])
         #expect(Set(completer.complete("post /users ").candidates).isSuperset(of: ["name=", "email=", "active:="]))
         #expect(completer.complete("op getUser ").candidates.contains("id="))
+        #expect(completer.complete("post /users role=m").candidates == ["role=member "])
     }
 
     /// An environment's `"spec"` (relative to its file) is loaded by `env use`; one that does not
