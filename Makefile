@@ -14,7 +14,7 @@ help:
 	@echo "make bench-soak    10,000 requests at one prompt (a pty) over a 10,000-line history: time and memory per 1,000"
 	@echo "make bench-import  fathom import of a generated 50 MB HAR: time and peak memory"
 	@echo "make bench-openapi Twilio's description: load (JSON, YAML), completion, validation of a 1 MB response"
-	@echo "make fuzz          libFuzzer on every parser (JSON, JSONPath, command lines, session files), FUZZ_SECONDS each"
+	@echo "make fuzz          libFuzzer on every parser (JSON, JSONPath, commands, session files, OpenAPI, JSON Schema), FUZZ_SECONDS each"
 
 deps:
 	@scripts/install-deps.sh build

@@ -22,5 +22,11 @@ let package = Package(
         .executableTarget(
             name: "fuzz-session", dependencies: ["FuzzDriver", .product(name: "FathomREPL", package: "main")],
             path: "Sources/fuzz-session"),
+        .executableTarget(
+            name: "fuzz-schema", dependencies: ["FuzzDriver", .product(name: "FathomOpenAPI", package: "main")],
+            path: "Sources/fuzz-schema"),
+        .executableTarget(
+            name: "fuzz-openapi", dependencies: ["FuzzDriver", .product(name: "FathomOpenAPI", package: "main")],
+            path: "Sources/fuzz-openapi"),
     ]
 )

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make fuzz`: builds the fuzz targets in Fuzz/ with libFuzzer and AddressSanitizer, then runs
 # each for FUZZ_SECONDS (120 by default), seeded from the test corpora and Sessions/.
-#   FUZZ_SECONDS=600 scripts/fuzz.sh [TARGET…]     targets: json jsonpath command session
+#   FUZZ_SECONDS=600 scripts/fuzz.sh [TARGET…]     targets: json jsonpath command session schema openapi
 # A crash leaves its input in .build-fuzz/crashes/TARGET/ (replay it with the target's binary and
 # the file) and makes the run fail; turn it into a regression test before fixing it.
 set -euo pipefail
@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 
 seconds=${FUZZ_SECONDS:-120}
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(json jsonpath command session)
+[[ ${#targets[@]} -gt 0 ]] || targets=(json jsonpath command session schema openapi)
 out=$PWD/.build-fuzz
 
 # SwiftPM links an executable's entry under another name; libFuzzer brings its own `main`, and
@@ -18,7 +18,8 @@ out=$PWD/.build-fuzz
     -Xlinker --allow-multiple-definition 2>&1 | grep -v "Cannot export local symbol" | tail -1)
 
 seeds=$out/seeds
-rm -rf "$seeds" && mkdir -p "$seeds"/{json,jsonpath,command,session}
+rm -rf "$seeds" && mkdir -p "$seeds"/{json,jsonpath,command,session,schema,openapi}
+cp Tests/Corpora/openapi/oai-examples/v3.*/*.{json,yaml} Tests/Corpora/openapi/swagger-petstore-v3/openapi.yaml "$seeds/openapi/" 2>/dev/null || true
 cp Tests/Corpora/jsontestsuite/*.json "$seeds/json/"
 python3 - "$seeds" <<'PY'
 import glob, json, os, sys
@@ -36,6 +37,14 @@ for name in glob.glob("Sessions/*.fathom") + glob.glob("Tests/FathomREPLTests/Sn
         if line.strip(): lines.append(line)
 for index, line in enumerate(dict.fromkeys(lines)):
     open(f"{seeds}/command/{index:04}", "w").write(line)
+# The JSON Schema Test Suite: each case as its schema and instance on two lines.
+count = 0
+for name in glob.glob("Tests/Corpora/json-schema-test-suite/tests/*/*.json"):
+    for group in json.load(open(name, encoding="utf-8")):
+        for case in group["tests"]:
+            text = json.dumps(group["schema"]) + "\n" + json.dumps(case["data"])
+            open(f"{seeds}/schema/{count:05}", "w").write(text)
+            count += 1
 for name in glob.glob("Sessions/*.fathom"):
     open(f"{seeds}/session/{os.path.basename(name)}", "w").write(open(name, encoding="utf-8").read())
 PY
