@@ -136,6 +136,8 @@ import Testing
             ["replay", "--spec", spec, "--coverage", "--junit", directory + "/junit.xml", session])
         #expect(replay.status == 1, "\(replay.stdout)\(replay.stderr)")
         #expect(replay.stdout.contains("expect schema — expected a response that keeps GET /users/{id}'s schema"))
+        #expect(
+            replay.stdout.contains("200 OK") && replay.stdout.contains("schema ✗ 2"), "the request line says so too")
         #expect(replay.stdout.contains("✓ GET /users/{id}") && replay.stdout.contains("2 of 24 operations called"))
         let junit = try String(contentsOfFile: directory + "/junit.xml", encoding: .utf8)
         #expect(junit.contains("$.email: expected integer, got string"))

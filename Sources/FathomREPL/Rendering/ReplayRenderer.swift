@@ -40,6 +40,13 @@ struct ReplayRenderer: Sendable {
                 line += " " + request.name
                 if let status = request.status { line += "  " + palette.status(status) }
                 if let time = request.time { line += "  " + palette.dim(time.shortDescription) }
+                // Said, not failed: `expect schema` is what asserts it.
+                if let schema = request.schema {
+                    line +=
+                        "  "
+                        + (schema.passed
+                            ? palette.green("schema ✓") : palette.red("schema ✗ \(schema.violations.count)"))
+                }
             }
             line += palette.dim("  \(file):\(request.line)")
             var text = line + "\n"
@@ -58,6 +65,9 @@ struct ReplayRenderer: Sendable {
             members.append(.init(key: "expectations", value: .number(String(request.expectations))))
             members.append(.init(key: "failed_expectations", value: .number(String(request.failedExpectations))))
             if request.compared { members.append(.init(key: "compared", value: .bool(true))) }
+            if let schema = request.schema {
+                members.append(.init(key: "schema", value: JSONOutputRenderer.schema(schema)))
+            }
             members.append(.init(key: "failures", value: .array(request.failures.map(JSON.string))))
             return JSONOutputRenderer.line(.object(members))
         }

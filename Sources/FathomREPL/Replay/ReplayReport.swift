@@ -1,4 +1,5 @@
 import FathomHTTP
+import FathomOpenAPI
 
 /// What one request of a replayed file came to (or the setup lines before the first request).
 struct RequestReport: Sendable {
@@ -11,6 +12,8 @@ struct RequestReport: Sendable {
     var time: Duration?
     /// Until the request's block is finished (compared with its recording), then dropped.
     var response: ResponseOutput?
+    /// The response checked against the loaded description, when one is (kept: it is small).
+    var schema: SchemaCheck?
     var expectations = 0
     var failedExpectations = 0
     var compared = false

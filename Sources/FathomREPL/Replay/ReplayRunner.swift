@@ -238,6 +238,7 @@ public struct ReplayRunner: Sendable {
                 current.status = response.response.status
                 current.time = response.response.timing.total
                 current.response = response
+                current.schema = response.schema
             }
             for case .expectation(let expectation) in result.outputs {
                 current.expectations += 1

@@ -67,9 +67,13 @@ final class EditLineReader: LineReader, @unchecked Sendable {
             })
         fathom_el_bind(editLine, "^C", "fathom-interrupt")
 
-        let thread = Thread { [jobs, unowned self] in
+        // Weak: after Ctrl-D the loop that owns the reader may end (and release it) while this
+        // thread comes round for another job; `unowned` read a destroyed reader there and trapped.
+        let thread = Thread { [jobs, weak self] in
             while true {
-                self.run(jobs.take())
+                let job = jobs.take()
+                guard let self else { return }
+                self.run(job)
             }
         }
         thread.name = "fathom-line-editor"
