@@ -166,5 +166,18 @@ import Testing
             ), "\(run.stderr)")
         #expect(run.stderr.contains("error: old.json is a Swagger 2.0 description: Fathom reads OpenAPI 3.0 and 3.1"))
         #expect(run.stdout.contains("no description loaded") && run.stdout.contains("still = here"))
+        #expect(run.stderr.contains("— `spec --lenient \(directory)/broken.yaml` loads it without this check"))
+
+        // A 3.1 boolean schema OpenAPIKit refuses but JSON Schema allows: --lenient reads it.
+        try
+            #"{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/pairs": {"get": {"operationId": "pairs", "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "array", "prefixItems": [{"type": "string"}], "items": false}}}}}}}}}"#
+            .write(toFile: directory + "/pairs.json", atomically: true, encoding: .utf8)
+        let lenient = try FathomBinary.run(
+            ["--color", "never"],
+            script: "spec \(directory)/pairs.json\nspec --lenient \(directory)/pairs.json\ndescribe pairs\n")
+        #expect(
+            lenient.stderr.contains("error: pairs.json: components")
+                || lenient.stderr.contains("error: pairs.json: paths"), "\(lenient.stderr)")
+        #expect(lenient.stdout.contains("loaded t 1 (OpenAPI 3.1.0") && lenient.stdout.contains("GET /pairs  pairs"))
     }
 }

@@ -97,6 +97,7 @@ import Testing
             broken?.message
                 == "broken.yaml: paths./pets: Expected to find `responses` key for the GET endpoint under `/pets` but it is missing",
             "\(String(describing: broken))")
+        #expect(broken?.isStructural == true && swagger?.isStructural == false)
         #expect(throws: DescriptionError.self) {
             try APIDescription(data: Data("{\"openapi\": ".utf8), name: "cut.json")
         }

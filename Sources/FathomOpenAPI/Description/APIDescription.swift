@@ -67,7 +67,7 @@ public struct APIDescription: Sendable {
             if DocumentText.isJSON(data), !data.starts(with: [0xEF, 0xBB, 0xBF]) { json = data }
             let problem =
                 dialect == .openAPI30 ? StructureCheck30.problem(in: json) : StructureCheck31.problem(in: json)
-            if let problem { throw DescriptionError("\(name): \(problem)") }
+            if let problem { throw DescriptionError("\(name): \(problem)", isStructural: true) }
         }
         try self.init(document: document, name: name, version: version, dialect: dialect)
     }

@@ -88,9 +88,13 @@ enum DocumentText {
 /// Why a description could not be loaded: one line, naming the place when there is one.
 public struct DescriptionError: Error, Sendable, CustomStringConvertible {
     public var message: String
+    /// Whether OpenAPIKit's structure check found it (the index itself could still be built:
+    /// loading with `checkStructure: false` gets past it).
+    public var isStructural: Bool
 
-    public init(_ message: String) {
+    public init(_ message: String, isStructural: Bool = false) {
         self.message = message
+        self.isStructural = isStructural
     }
 
     public var description: String { message }

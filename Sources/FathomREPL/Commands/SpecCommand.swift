@@ -4,19 +4,20 @@ import FathomOpenAPI
 /// that `ls`, `describe`, `op`, completion and the checks of every request and response read.
 struct SpecCommand: SingleCommand, Equatable {
     static let spec = CommandSpec(
-        name: "spec", synopsis: "spec [FILE|URL | coverage | off]",
+        name: "spec", synopsis: "spec [[--lenient] FILE|URL | coverage | off]",
         summary: "load an OpenAPI description; bare says what is loaded, `coverage` what was called",
         details: """
             OpenAPI 3.0 and 3.1, JSON or YAML. The base URL comes from its servers when none is set. Every \
             request is then checked before it goes (`validate`), every response against its operation's schema \
             (`schema ✓` or `schema ✗ N` on the status line), and `ls`, `describe`, `op` and Tab know the API. \
-            `spec coverage` lists the operations called and not yet, with the statuses seen and declared.
+            `spec coverage` lists the operations called and not yet, with the statuses seen and declared. \
+            `--lenient` skips OpenAPIKit's structure check, for a description it rejects that Fathom can read.
             """,
         completion: .wordsOrFiles(["coverage", "off"]), group: .api)
 
     enum Action: Equatable {
         case show
-        case load(String)
+        case load(String, lenient: Bool)
         case coverage
         case unload
     }
@@ -24,12 +25,17 @@ struct SpecCommand: SingleCommand, Equatable {
     var action: Action
 
     static func parse(_ arguments: inout Arguments) throws(CommandError) -> Self {
-        guard let word = try arguments.optionalWord() else { return SpecCommand(action: .show) }
+        guard var word = try arguments.optionalWord() else { return SpecCommand(action: .show) }
+        var lenient = false
+        if word.text == "--lenient", !word.quoted {
+            lenient = true
+            word = try arguments.word("a description's file or URL")
+        }
         try arguments.end()
-        switch word.text {
-        case "coverage": return SpecCommand(action: .coverage)
-        case "off": return SpecCommand(action: .unload)
-        default: return SpecCommand(action: .load(word.text))
+        switch (word.text, lenient) {
+        case ("coverage", false): return SpecCommand(action: .coverage)
+        case ("off", false): return SpecCommand(action: .unload)
+        default: return SpecCommand(action: .load(word.text, lenient: lenient))
         }
     }
 
@@ -47,9 +53,9 @@ struct SpecCommand: SingleCommand, Equatable {
                 return .shows(.notice(.aside("no description loaded — `spec FILE|URL`")))
             }
             return .shows(.notice(Notice(text: Self.summary(loaded.description, source: loaded.source))))
-        case .load(let given):
+        case .load(let given, let lenient):
             let source = try executor.session.variables.expand(given)
-            let (loaded, notes) = try await executor.loadSpec(source)
+            let (loaded, notes) = try await executor.loadSpec(source, lenient: lenient)
             executor.session.spec = loaded
             return CommandResult(
                 .succeeded,

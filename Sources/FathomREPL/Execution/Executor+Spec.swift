@@ -34,7 +34,10 @@ struct SchemaCheck: Sendable {
 extension Executor {
     /// Loads a description from a file or an http(s) URL; the base URL comes from its first
     /// absolute server when none is set.
-    func loadSpec(_ source: String) async throws -> (LoadedSpec, [String]) {
+    ///
+    /// - Parameter lenient: Leaves out OpenAPIKit's structure check, for a description it rejects
+    ///   that Fathom can still read (OpenAPIKit 6 refuses boolean schemas in 3.1, for one).
+    func loadSpec(_ source: String, lenient: Bool = false) async throws -> (LoadedSpec, [String]) {
         let data: Data
         if source.hasPrefix("http://") || source.hasPrefix("https://") {
             let client = try await client()
@@ -52,9 +55,12 @@ extension Executor {
         }
         let description: APIDescription
         do {
-            description = try APIDescription(data: data, name: (source as NSString).lastPathComponent)
+            description = try APIDescription(
+                data: data, name: (source as NSString).lastPathComponent, checkStructure: !lenient)
         } catch {
-            throw CommandError(error.message)
+            throw CommandError(
+                error.message,
+                hint: error.isStructural ? "`spec --lenient \(source)` loads it without this check" : nil)
         }
         var notes: [String] = []
         if session.base == nil, let server = description.servers.first {
