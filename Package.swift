@@ -117,11 +117,11 @@ let package = Package(
         ),
         .testTarget(
             name: "FathomJSONTests",
-            dependencies: ["FathomJSON"]
+            dependencies: ["FathomJSON", "FathomTestSupport"]
         ),
         .testTarget(
             name: "FathomOpenAPITests",
-            dependencies: ["FathomOpenAPI", "FathomJSON"]
+            dependencies: ["FathomOpenAPI", "FathomJSON", "FathomTestSupport"]
         ),
         .testTarget(
             name: "FathomHTTPIntegrationTests",

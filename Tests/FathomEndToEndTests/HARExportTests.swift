@@ -1,11 +1,11 @@
+import FathomTestSupport
 import Foundation
 import Testing
 
 /// `export har FILE`: the session as HAR 1.2, valid against the har-schema JSON Schemas, masked,
 /// and imported back.
 @Suite struct HARExportTests {
-    static let schemas = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Corpora/har/har-schema/lib")
+    static let schemas = TestCorpora.folder("har/har-schema/lib")
 
     /// Errors from validating `file` against har.json with jsonschema; empty when valid.
     func validate(_ file: String) throws -> String {

@@ -1,15 +1,10 @@
+import FathomTestSupport
 import Foundation
 
 /// The external test suites, copied into the repository under `Tests/Corpora` (see its README).
 enum Corpus {
     /// `FATHOM_CORPORA`, else `Tests/Corpora` in this repository.
-    static let root: URL = {
-        if let override = ProcessInfo.processInfo.environment["FATHOM_CORPORA"] {
-            return URL(fileURLWithPath: override)
-        }
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Corpora")
-    }()
+    static let root = TestCorpora.root
 
     /// The corpora folder, or a failure that says where it was looked for.
     static func require() throws -> URL {

@@ -1,4 +1,5 @@
 import FathomJSON
+import FathomTestSupport
 import Foundation
 import Testing
 
@@ -7,13 +8,7 @@ import Testing
 /// The OpenAPI corpus (Tests/Corpora/openapi): every OAI example, the Swagger Petstore v3 and
 /// Twilio's API load; the path tree lists exactly their paths; every operation can be described.
 @Suite struct APIDescriptionTests {
-    static let root: URL = {
-        if let override = ProcessInfo.processInfo.environment["FATHOM_CORPORA"] {
-            return URL(fileURLWithPath: override).appendingPathComponent("openapi")
-        }
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Corpora/openapi")
-    }()
+    static let root = TestCorpora.folder("openapi")
 
     static let files = [
         "oai-examples/v3.0/petstore.yaml", "oai-examples/v3.0/petstore.json",

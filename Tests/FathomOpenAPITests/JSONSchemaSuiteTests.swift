@@ -1,4 +1,5 @@
 import FathomJSON
+import FathomTestSupport
 import Foundation
 import Testing
 
@@ -8,13 +9,7 @@ import Testing
 /// schema dialect is built on it) and 2020-12 (OpenAPI 3.1's). Required cases must pass at 98% or
 /// better per dialect; optional ones (formats, bignums, ECMAScript regex) are reported apart.
 @Suite struct JSONSchemaSuiteTests {
-    static let root: URL = {
-        if let override = ProcessInfo.processInfo.environment["FATHOM_CORPORA"] {
-            return URL(fileURLWithPath: override).appendingPathComponent("json-schema-test-suite")
-        }
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Corpora/json-schema-test-suite")
-    }()
+    static let root = TestCorpora.folder("json-schema-test-suite")
 
     /// `remotes/`, as the suite serves it at http://localhost:1234/ — read here, never fetched.
     static let remotes: [String: JSON] = {

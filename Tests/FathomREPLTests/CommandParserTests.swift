@@ -1,4 +1,5 @@
 import FathomHTTP
+@_spi(Fathom) import FathomJSON
 import Testing
 
 @testable import FathomREPL
@@ -37,8 +38,8 @@ import Testing
     }
 
     @Test func editDistanceCountsTranspositionsOnce() {
-        #expect(CommandError.editDistance("hedaer", "header") == 1)
-        #expect(CommandError.editDistance("sned", "send") == 1)
-        #expect(CommandError.editDistance("", "abc") == 3)
+        #expect(Spelling.editDistance("hedaer", "header") == 1)
+        #expect(Spelling.editDistance("sned", "send") == 1)
+        #expect(Spelling.editDistance("", "abc") == 3)
     }
 }

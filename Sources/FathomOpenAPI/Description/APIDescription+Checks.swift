@@ -1,4 +1,4 @@
-import FathomJSON
+@_spi(Fathom) import FathomJSON
 import Foundation
 
 extension APIDescription {
@@ -7,8 +7,12 @@ extension APIDescription {
     /// The ways a response breaks its operation's contract: a status the operation does not
     /// declare, a content type it does not list, a body its schema rejects (each violation at its
     /// JSONPath). Empty when the response keeps it.
+    ///
+    /// - Parameter parse: Parses a JSON body; a caller that keeps parsed bodies passes its own, so
+    ///   the body is parsed once however many times it is read.
     public func validateResponse(
-        status: Int, contentType: String?, body: Data, for operation: APIOperation
+        status: Int, contentType: String?, body: Data, for operation: APIOperation,
+        parse: (Data) -> JSON? = { try? JSON(parsing: $0) }
     ) -> [SchemaViolation] {
         guard let response = operation.response(for: status) else {
             let declared = operation.responses.map(\.status).joined(separator: ", ")
@@ -30,7 +34,7 @@ extension APIDescription {
             ]
         }
         guard let schema = mediaType.schema else { return [] }
-        guard let instance = Self.instance(body, contentType: contentType ?? mediaType.name) else {
+        guard let instance = Self.instance(body, contentType: contentType ?? mediaType.name, parse: parse) else {
             if body.isEmpty { return [SchemaViolation(path: "$", message: "expected a body, got none")] }
             return [SchemaViolation(path: "$", message: "the body is not valid JSON")]
         }
@@ -38,16 +42,15 @@ extension APIDescription {
     }
 
     /// A body as the value its schema describes: JSON parsed, other text as a string.
-    static func instance(_ body: Data, contentType: String) -> JSON? {
+    static func instance(
+        _ body: Data, contentType: String, parse: (Data) -> JSON? = { try? JSON(parsing: $0) }
+    ) -> JSON? {
         let essence =
             contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-        if essence.hasSuffix("json") || essence.hasSuffix("+json") || essence == "*/*" {
-            return try? JSON(parsing: body)
-        }
         if essence.hasPrefix("text/") || essence.hasSuffix("xml") {
             return .string(String(decoding: body, as: UTF8.self))
         }
-        return try? JSON(parsing: body)
+        return parse(body)
     }
 
     // MARK: - Requests
@@ -93,7 +96,7 @@ extension APIDescription {
                 // A `style: deepObject` or exploded object parameter names its own keys.
                 guard !known.contains(where: { item.name.hasPrefix($0.name + "[") }) else { continue }
                 var problem = "unknown query parameter '\(item.name)' for \(operation.title)"
-                if let close = Self.closest(item.name, among: known.map(\.name)) {
+                if let close = Spelling.closest(to: item.name, among: known.map(\.name)) {
                     problem += " — did you mean '\(close)'?"
                 }
                 problems.append(problem)
@@ -185,24 +188,6 @@ extension APIDescription {
             return nil
         }
         return "\(place) is '\(value)': \(violation.message)"
-    }
-
-    /// The closest name by edit distance, when it is close enough to be a typo.
-    public static func closest(_ name: String, among names: [String]) -> String? {
-        func distance(_ a: [Character], _ b: [Character]) -> Int {
-            var previous = Array(0...b.count)
-            for (i, x) in a.enumerated() {
-                var current = [i + 1]
-                for (j, y) in b.enumerated() {
-                    current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
-                }
-                previous = current
-            }
-            return previous[b.count]
-        }
-        let scored = names.map { ($0, distance(Array(name.lowercased()), Array($0.lowercased()))) }
-        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, name.count / 3) else { return nil }
-        return best.0
     }
 }
 

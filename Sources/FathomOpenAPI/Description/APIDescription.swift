@@ -29,8 +29,9 @@ public struct APIDescription: Sendable {
     public let servers: [String]
     /// Every operation, in the document's order.
     public let operations: [APIOperation]
+    /// The path templates the description declares, in its order (some with no operations).
+    public let paths: [String]
     let tree: PathTree
-    private let declaredPaths: [String]
     let validator: SchemaValidator
     private let operationsByID: [String: Int]
 
@@ -63,8 +64,10 @@ public struct APIDescription: Sendable {
             throw DescriptionError("\(name): OpenAPI \(version) is not read here — Fathom reads 3.0 and 3.1")
         }
         if checkStructure {
-            var json = Data(document.formatted(.compactText).utf8)
-            if DocumentText.isJSON(data), !data.starts(with: [0xEF, 0xBB, 0xBF]) { json = data }
+            // The text as given when it is JSON; YAML is printed as JSON for OpenAPIKit's decoder.
+            let json =
+                DocumentText.isJSON(data) && !data.starts(with: [0xEF, 0xBB, 0xBF])
+                ? data : Data(document.formatted(.compactText).utf8)
             let problem =
                 dialect == .openAPI30 ? StructureCheck30.problem(in: json) : StructureCheck31.problem(in: json)
             if let problem { throw DescriptionError("\(name): \(problem)", isStructural: true) }
@@ -89,7 +92,7 @@ public struct APIDescription: Sendable {
         self.operationsByID = byID
         var declared: [String] = []
         if case .object(let members)? = document["paths"] { declared = members.map(\.key) }
-        self.declaredPaths = declared
+        self.paths = declared
         self.tree = PathTree(paths: declared, operations: operations)
         self.validator = SchemaValidator(schema: document, baseURI: "", dialect: dialect)
     }
@@ -129,9 +132,6 @@ public struct APIDescription: Sendable {
         }
         return best?.0
     }
-
-    /// The path templates the description declares, in its order.
-    public var paths: [String] { declaredPaths }
 
     /// `path` below the API's base: a server's path (`/v1`) or `basePath` taken off the front
     /// when it is there.

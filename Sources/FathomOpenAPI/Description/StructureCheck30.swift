@@ -1,19 +1,16 @@
 import Foundation
 import OpenAPIKit30
 
-/// OpenAPI 3.0's structure, checked by OpenAPIKit's decoder (vendor extensions off: they are five
-/// sixths of its time, and Fathom reads the few it wants from its own tree).
+/// OpenAPI 3.0's structure, checked by OpenAPIKit's decoder (the 3.0 and 3.1 documents are
+/// types of the same name in two modules, so each has its own file; ``StructureProblem`` does the rest).
 enum StructureCheck30 {
     /// The first structural problem, as `paths./pets.get.responses: …`, or `nil`.
     static func problem(in json: Data) -> String? {
-        let decoder = JSONDecoder()
-        decoder.userInfo = [VendorExtensionsConfiguration.enabledKey: false]
-        do {
-            _ = try decoder.decode(OpenAPI.Document.self, from: json)
-            return nil
-        } catch {
+        StructureProblem.decoding(
+            OpenAPI.Document.self, from: json, vendorExtensions: VendorExtensionsConfiguration.enabledKey
+        ) { error in
             let described = OpenAPI.Error(from: error)
-            return StructureProblem.line(path: described.codingPath, message: described.localizedDescription)
+            return (described.codingPath, described.localizedDescription)
         }
     }
 }

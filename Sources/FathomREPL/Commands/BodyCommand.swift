@@ -55,17 +55,8 @@ struct BodyCommand: SingleCommand, Equatable {
 
     /// The draft's operation's example body, or one made from its schema.
     private static func example(in executor: isolated Executor) throws -> CommandResult {
-        guard let loaded = executor.session.spec else {
-            throw CommandError("no description loaded", hint: "`spec FILE|URL` first")
-        }
-        let draft = executor.session.draft
-        let path = Draft.splitTarget((try? executor.session.variables.expand(draft.target)) ?? draft.target).path
-        guard let operation = executor.specOperation(method: draft.method.rawValue, path: path) else {
-            throw CommandError(
-                "the description has no operation for the draft (\(draft.method) \(path))",
-                hint: "set its method and path first, or `op OPERATION_ID`")
-        }
-        guard let (mediaType, value) = loaded.description.exampleBody(for: operation) else {
+        let operation = try executor.draftOperation(hint: "set its method and path first, or `op OPERATION_ID`")
+        guard let (mediaType, value) = try executor.requireSpec().description.exampleBody(for: operation) else {
             throw CommandError("\(operation.title) takes no request body")
         }
         let body: BodySpec

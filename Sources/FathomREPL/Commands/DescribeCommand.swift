@@ -29,10 +29,7 @@ struct DescribeCommand: SingleCommand, Equatable {
     var logKind: SessionLog.Kind? { nil }
 
     func run(in executor: isolated Executor) async throws -> CommandResult {
-        guard let loaded = executor.session.spec else {
-            throw CommandError("no description loaded", hint: "`spec FILE|URL` first")
-        }
-        let description = loaded.description
+        let description = try executor.requireSpec().description
         let operation: APIOperation
         switch subject {
         case .id(let id):
@@ -43,14 +40,7 @@ struct DescribeCommand: SingleCommand, Equatable {
             }
             operation = found
         case .draft:
-            let draft = executor.session.draft
-            let path = Draft.splitTarget((try? executor.session.variables.expand(draft.target)) ?? draft.target).path
-            guard let found = executor.specOperation(method: draft.method.rawValue, path: path) else {
-                throw CommandError(
-                    "the description has no operation for the draft (\(draft.method) \(path))",
-                    hint: "`describe OPERATION_ID` or `describe METHOD PATH`")
-            }
-            operation = found
+            operation = try executor.draftOperation(hint: "`describe OPERATION_ID` or `describe METHOD PATH`")
         }
         return .shows(.operation(OperationDetail(operation, in: description)))
     }
@@ -58,10 +48,9 @@ struct DescribeCommand: SingleCommand, Equatable {
     /// The operation with this id, or an error naming the closest one.
     static func operation(id: String, in description: APIDescription) throws(CommandError) -> APIOperation {
         if let found = description.operation(id: id) { return found }
-        let close = APIDescription.closest(id, among: description.operationIDs)
         throw CommandError(
             "no operation '\(id)' in the description",
-            hint: close.map { "did you mean '\($0)'?" } ?? "`ls` lists the operations")
+            hint: CommandError.suggestion(for: id, among: description.operationIDs) ?? "`ls` lists the operations")
     }
 }
 

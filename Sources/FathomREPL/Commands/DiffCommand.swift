@@ -88,7 +88,8 @@ struct DiffCommand: SingleCommand, Equatable {
         let a = older.response
         let b = newer.response
         var diff = ResponseDiff(
-            old: executor.responseOutput(older), new: executor.responseOutput(newer), scope: scope, headers: [],
+            old: executor.responseOutput(older, checked: false), new: executor.responseOutput(newer, checked: false),
+            scope: scope, headers: [],
             ignored: ignored)
         if scope != .body {
             if a.status != b.status { diff.status = (a.status, b.status) }

@@ -28,7 +28,7 @@ struct ExpectCommand: SingleCommand, Equatable {
         try executor.checkLastRequestAnswered()
         let entry = try executor.session.responses.entry(nil)
         if expectation.subject == .schema {
-            let result = try Self.schema(entry.response, in: executor)
+            let result = try Self.schema(entry, in: executor)
             return CommandResult(
                 result.passed ? .succeeded : .failed, [.expectation(ExpectationOutput(line: "", result: result))])
         }
@@ -43,11 +43,9 @@ struct ExpectCommand: SingleCommand, Equatable {
 
     /// `expect schema`: every violation, in the result, whatever `validate` says.
     private static func schema(
-        _ response: NetworkResponse<Data>, in executor: isolated Executor
+        _ entry: ResponseHistory.Entry, in executor: isolated Executor
     ) throws -> ExpectationResult {
-        guard let check = executor.schemaCheck(for: response, evenWhenOff: true) else {
-            throw CommandError("no description loaded", hint: "`spec FILE|URL` first")
-        }
+        guard let check = executor.schemaCheck(for: entry, evenWhenOff: true) else { throw Executor.noSpec }
         let expected = "a response that keeps \(check.operation.map { "\($0)'s" } ?? "its operation's") schema"
         guard !check.passed else { return ExpectationResult(passed: true, expected: expected, actual: "it does") }
         let count = check.violations.count

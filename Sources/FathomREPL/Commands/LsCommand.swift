@@ -17,13 +17,11 @@ struct LsCommand: SingleCommand, Equatable {
     var logKind: SessionLog.Kind? { nil }
 
     func run(in executor: isolated Executor) async throws -> CommandResult {
-        guard let loaded = executor.session.spec else {
-            throw CommandError("no description loaded", hint: "`spec FILE|URL` first")
-        }
+        let loaded = try executor.requireSpec()
         var draft = executor.session.draft
         if let path { draft.cd(path) }
         let absolute = Draft.splitTarget(draft.target).path
-        let relative = loaded.description.relativePath(absolute, basePath: executor.basePath())
+        let relative = loaded.description.relativePath(absolute, basePath: executor.session.basePath)
         guard let listing = loaded.description.listing(at: relative) else {
             throw CommandError("the description has nothing under \(relative)", hint: "`ls /` lists the top")
         }

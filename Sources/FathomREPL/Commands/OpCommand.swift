@@ -30,9 +30,7 @@ struct OpCommand: SingleCommand, Equatable {
     var logKind: SessionLog.Kind? { .request }
 
     func run(in executor: isolated Executor) async throws -> CommandResult {
-        guard let loaded = executor.session.spec else {
-            throw CommandError("no description loaded", hint: "`spec FILE|URL` first")
-        }
+        let loaded = try executor.requireSpec()
         let operation = try DescribeCommand.operation(id: operationID, in: loaded.description)
         var remaining = items
         func take(_ name: String) -> String? {

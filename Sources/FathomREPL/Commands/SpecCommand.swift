@@ -65,10 +65,7 @@ struct SpecCommand: SingleCommand, Equatable {
             executor.session.spec = nil
             return .done
         case .coverage:
-            guard let loaded = executor.session.spec else {
-                throw CommandError("no description loaded", hint: "`spec FILE|URL` first")
-            }
-            return .shows(.listing(Self.coverage(loaded)))
+            return .shows(.listing(Self.coverage(try executor.requireSpec())))
         }
     }
 

@@ -27,13 +27,13 @@ extension Executor {
             warnings + [.response(responseOutput(ResponseHistory.Entry(number: number, response: response)))])
     }
 
-    /// A kept response as an output, shown with the session's display settings (and checked
-    /// against the description, when one is loaded).
-    func responseOutput(_ entry: ResponseHistory.Entry) -> ResponseOutput {
+    /// A kept response as an output, shown with the session's display settings, and checked
+    /// against the description when one is loaded and the output shows the check (`diff` does not).
+    func responseOutput(_ entry: ResponseHistory.Entry, checked: Bool = true) -> ResponseOutput {
         ResponseOutput(
             number: entry.number, response: entry.response, shownPath: shownPath(entry.response.url),
             decoder: session.settings.decoder, showHeaders: session.settings.showHeaders,
-            schema: schemaCheck(for: entry.response))
+            schema: checked ? schemaCheck(for: entry) : nil)
     }
 
     /// A URL as lists show it: path and query (secrets masked), or the whole URL on another origin.
@@ -192,10 +192,7 @@ extension Executor {
     /// `"token": "…"`) is a secret like a captured one: masked in output and history, and saved as
     /// a `{{name}}` reference. Values that are `{{templates}}` are the variables' business.
     func registerTypedSecrets(in draft: Draft) {
-        func consider(_ name: String, _ value: String?) {
-            guard SecretNames.looksSecret(name), let value, value.count >= 4, !value.contains("{{") else { return }
-            redactor.addSecret(value)
-        }
+        let consider = registerIfSecret(item:_:)
         for pair in draft.query { consider(pair.name, pair.value) }
         switch draft.body {
         case .form(let fields):
@@ -217,6 +214,27 @@ extension Executor {
             }
             walk(json)
         default: break
+        }
+    }
+
+    /// An item, field or query parameter typed into a line whose name says it is a credential.
+    func registerIfSecret(item name: String, _ value: String?) {
+        guard SecretNames.looksSecret(name), let value, value.count >= 4, !value.contains("{{") else { return }
+        redactor.addSecret(value)
+    }
+
+    /// Credentials in the query of a URL typed into a line (`spec https://…/openapi.json?api_key=…`).
+    func registerSecrets(inQueryOf url: String) {
+        guard let query = url.split(separator: "?", maxSplits: 1).dropFirst().first else { return }
+        for (name, value) in Self.queryPairs(String(query)) { registerIfSecret(item: name, value) }
+    }
+
+    /// `a=1&b&c=%20` as decoded names and values (`nil` for a name without `=`).
+    static func queryPairs(_ query: String) -> [(name: String, value: String?)] {
+        query.split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = String(parts[0]).removingPercentEncoding ?? String(parts[0])
+            return (name, parts.count > 1 ? (String(parts[1]).removingPercentEncoding ?? String(parts[1])) : nil)
         }
     }
 

@@ -40,6 +40,8 @@ extension Executor {
     func loadSpec(_ source: String, lenient: Bool = false) async throws -> (LoadedSpec, [String]) {
         let data: Data
         if source.hasPrefix("http://") || source.hasPrefix("https://") {
+            // A key in the URL is masked in what follows (notices, errors) and saved by name.
+            registerSecrets(inQueryOf: source)
             let client = try await client()
             let response = try await client.send(try NetworkRequest.get(source).prepared())
             guard response.status.code < 300 else {
@@ -81,36 +83,48 @@ extension Executor {
         session.spec = spec
     }
 
-    /// The loaded description and its coverage so far.
-    var specState: LoadedSpec? { session.spec }
+    /// The loaded description, or the error a command that needs one gives.
+    func requireSpec() throws(CommandError) -> LoadedSpec {
+        guard let spec = session.spec else { throw Self.noSpec }
+        return spec
+    }
 
-    /// The base URL's path (`/v1`), which request paths carry before the description's own.
-    func basePath() -> String? {
-        guard let base = baseURL(), let url = try? RequestURL(parsing: base) else { return nil }
-        return url.path
+    static let noSpec = CommandError("no description loaded", hint: "`spec FILE|URL` first")
+
+    /// A request path as the description writes it (the base's path or a server's taken off), and
+    /// the operation there; `nil` when no description is loaded.
+    func route(method: String, path: String) -> (relative: String, operation: APIOperation?)? {
+        guard let description = session.spec?.description else { return nil }
+        let relative = description.relativePath(path, basePath: session.basePath)
+        return (relative, description.operation(method: method, path: relative))
     }
 
     /// The operation a request goes to, when a description is loaded and declares one.
     func specOperation(method: String, path: String) -> APIOperation? {
-        guard let spec = session.spec else { return nil }
-        let relative = spec.description.relativePath(path, basePath: basePath())
-        return spec.description.operation(method: method, path: relative)
+        route(method: method, path: path)?.operation
+    }
+
+    /// The operation the draft goes to (its path expanded), or an error saying there is none.
+    func draftOperation(hint: String) throws -> APIOperation {
+        _ = try requireSpec()
+        let draft = session.draft
+        let path = Draft.splitTarget((try? session.variables.expand(draft.target)) ?? draft.target).path
+        guard let operation = specOperation(method: draft.method.rawValue, path: path) else {
+            throw CommandError("the description has no operation for the draft (\(draft.method) \(path))", hint: hint)
+        }
+        return operation
     }
 
     /// What is wrong with a request by the description: empty when nothing is, or when no
     /// description is loaded or checks are off.
     func requestProblems(_ request: PreparedRequest) -> [String] {
-        guard let spec = session.spec, session.validation != .off else { return [] }
-        let method = request.method.rawValue
-        let relative = spec.description.relativePath(request.url.path, basePath: basePath())
-        guard let operation = spec.description.operation(method: method, path: relative) else {
-            return ["the description has no operation for \(method) \(relative)"]
+        guard session.validation != .off, let spec = session.spec,
+            let (relative, found) = route(method: request.method.rawValue, path: request.url.path)
+        else { return [] }
+        guard let operation = found else {
+            return ["the description has no operation for \(request.method) \(relative)"]
         }
-        let query: [(name: String, value: String?)] = (request.url.query ?? "").split(separator: "&").map { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = String(parts[0]).removingPercentEncoding ?? String(parts[0])
-            return (name, parts.count > 1 ? (String(parts[1]).removingPercentEncoding ?? String(parts[1])) : nil)
-        }
+        let query = Self.queryPairs(request.url.query ?? "")
         var body: Data?
         if case .bytes(let data)? = request.body { body = data }
         // Credentials the session adds on the way out count as sent.
@@ -130,20 +144,25 @@ extension Executor {
     }
 
     /// A response checked against its operation's schema for its status and media type, when a
-    /// description is loaded and checks are on.
-    func schemaCheck(for response: NetworkResponse<Data>, evenWhenOff: Bool = false) -> SchemaCheck? {
-        guard let spec = session.spec, session.validation != .off || evenWhenOff else { return nil }
-        let method = response.request.method.rawValue
-        guard let operation = specOperation(method: method, path: response.request.url.path) else {
-            let relative = spec.description.relativePath(response.request.url.path, basePath: basePath())
+    /// description is loaded and checks are on. The body is parsed through the executor's cache,
+    /// so `expect` and `let` after it do not parse it again.
+    func schemaCheck(for entry: ResponseHistory.Entry, evenWhenOff: Bool = false) -> SchemaCheck? {
+        let response = entry.response
+        guard session.validation != .off || evenWhenOff, let spec = session.spec,
+            let (relative, found) = route(method: response.request.method.rawValue, path: response.request.url.path)
+        else { return nil }
+        guard let operation = found else {
             return SchemaCheck(
                 operation: nil,
                 violations: [
-                    SchemaViolation(path: "$", message: "the description has no operation for \(method) \(relative)")
+                    SchemaViolation(
+                        path: "$",
+                        message: "the description has no operation for \(response.request.method) \(relative)")
                 ])
         }
         let violations = spec.description.validateResponse(
-            status: response.status.code, contentType: response.contentType, body: response.body, for: operation)
+            status: response.status.code, contentType: response.contentType, body: response.body, for: operation
+        ) { _ in try? self.json(of: entry) }
         return SchemaCheck(operation: operation.title, violations: violations)
     }
 

@@ -1,3 +1,5 @@
+@_spi(Fathom) import FathomJSON
+
 /// A line that cannot be run, with where it went wrong and what to do instead.
 ///
 /// Rendered as one line in one place (``CommandError/description``):
@@ -25,40 +27,6 @@ struct CommandError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// The hint for a misspelt word: the closest candidate, if one is close enough.
     static func suggestion(for word: String, among candidates: some Sequence<String>) -> String? {
-        let lowered = word.lowercased()
-        var best: (String, Int)?
-        for candidate in candidates {
-            // More than two letters apart in length is more than two edits: not worth computing
-            // (a pasted megabyte is no misspelling).
-            guard abs(lowered.count - candidate.count) <= 2 else { continue }
-            let distance = editDistance(lowered, candidate.lowercased())
-            if distance <= max(1, min(2, candidate.count / 3)), distance < (best?.1 ?? .max) {
-                best = (candidate, distance)
-            }
-        }
-        return best.map { "did you mean '\($0.0)'?" }
-    }
-
-    /// Damerau–Levenshtein distance (adjacent transpositions count as one edit).
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a)
-        let b = Array(b)
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var previous2 = [Int](repeating: 0, count: b.count + 1)
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
-                    current[j] = min(current[j], previous2[j - 2] + 1)
-                }
-            }
-            (previous2, previous, current) = (previous, current, previous2)
-        }
-        return previous[b.count]
+        Spelling.closest(to: word, among: candidates).map { "did you mean '\($0)'?" }
     }
 }

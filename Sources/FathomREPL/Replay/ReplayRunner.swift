@@ -112,7 +112,7 @@ public struct ReplayRunner: Sendable {
                     secrets: fileSecrets[plan.file.path] ?? [],
                     stop: &stop))
             // What each session called, added up (a file may load its own description).
-            if let state = await executor.specState {
+            if let state = await executor.session.spec {
                 if coverage == nil { coverage = LoadedSpec(description: state.description, source: state.source) }
                 if coverage?.description.title == state.description.title {
                     for (operation, statuses) in state.coverage {

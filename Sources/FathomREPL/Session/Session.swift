@@ -35,4 +35,12 @@ struct Session: Sendable {
     init(variables: Variables = Variables()) {
         self.variables = variables
     }
+
+    /// The base URL's path (`/v1`), expanded, which request paths carry before an API
+    /// description's own; `nil` without a base URL.
+    var basePath: String? {
+        guard let base = base.map({ (try? variables.expand($0)) ?? $0 }) else { return nil }
+        let (prefix, path) = Draft.splitTarget(base)
+        return prefix.isEmpty ? nil : path
+    }
 }

@@ -49,7 +49,7 @@ final class SessionSnapshot: Sendable {
             values.headerNames = Array(Set(draft.headers.map(\.name) + session.defaultHeaders.map(\.name))).sorted()
             values.environmentNames = session.environments.map(\.name)
             values.spec = session.spec?.description
-            values.basePath = base.flatMap { $0.prefix.isEmpty ? nil : $0.path }
+            values.basePath = session.basePath
         }
     }
 

@@ -27,6 +27,12 @@ import Testing
         return (executor, transport, file)
     }
 
+    /// The line a failed command's failure renders as, if it failed.
+    static func failure(_ result: CommandResult) -> String? {
+        guard case .failure(let failure)? = result.outputs.first else { return nil }
+        return ErrorRenderer().line(failure)
+    }
+
     static func texts(_ result: CommandResult) -> String {
         let renderer = OutputRenderer(palette: Palette(enabled: false), redactor: Redactor())
         return result.outputs.map { renderer.render($0).text }.joined()
@@ -77,13 +83,7 @@ import Testing
         _ = await executor.run("path /users/7")
         #expect(Self.texts(await executor.run("describe")).hasPrefix("GET /users/{id}  getUser"))
         let typo = await executor.run("describe getUsr")
-        guard case .failure(let failure)? = typo.outputs.first else {
-            Issue.record("expected a failure")
-            return
-        }
-        #expect(
-            ErrorRenderer().line(failure) == "error: no operation 'getUsr' in the description — did you mean 'getUser'?"
-        )
+        #expect(Self.failure(typo) == "error: no operation 'getUsr' in the description — did you mean 'getUser'?")
     }
 
     @Test func opFillsPathParametersAndRoutesItems() async throws {
@@ -156,12 +156,8 @@ import Testing
                 "error: not sent: POST /users needs credentials (bearer) and the request sends none"))
         _ = await executor.run("auth bearer t0ken-for-spec")
         let body = await executor.run("post /users name=Grace")
-        guard case .failure(let failure)? = body.outputs.first else {
-            Issue.record("expected a failure")
-            return
-        }
         #expect(
-            ErrorRenderer().line(failure)
+            Self.failure(body)
                 == "error: not sent: body $: missing required property 'email' — `validate warn` sends it anyway")
         _ = await executor.run("validate off")
         #expect(await executor.run("get /users rle==x").outcome == .succeeded)
@@ -251,5 +247,23 @@ import Testing
         }
         .joined()
         #expect(!text.contains(planted) && !json.contains(planted))
+    }
+
+    /// A key in a description's URL is a secret: masked in the notice and saved by name.
+    @Test func aKeyInTheDescriptionsURLIsNeverShownOrSaved() async throws {
+        let planted = "planted-spec-key-5e1d"
+        let (executor, transport, _) = try Self.session()
+        transport.register("/openapi.json", .json(DemoOpenAPI.json))
+        _ = await executor.run("base http://api.test")
+        let loaded = await executor.run("spec http://api.test/openapi.json?api_key=\(planted)")
+        #expect(loaded.outcome == .succeeded)
+        let renderer = OutputRenderer(palette: Palette(enabled: false), redactor: executor.redactor)
+        let text = loaded.outputs.map { renderer.render($0).text }.joined()
+        #expect(text.hasPrefix("loaded Fathom demo API") && !text.contains(planted))
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("spec-\(UUID()).fathom").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        _ = await executor.run("save \(file)")
+        let saved = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(saved.contains("spec http://api.test/openapi.json?api_key=") && !saved.contains(planted))
     }
 }

@@ -14,8 +14,7 @@ extension Executor {
 /// at the prompt against a loopback server that records what arrives: method, path and query,
 /// headers (apart from the defaults each client adds) and body bytes must match the oracle.
 @Suite struct CurlCorpusTests {
-    static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Corpora/curlconverter")
+    static let corpus = TestCorpora.folder("curlconverter")
 
     /// Headers each client adds on its own, not part of what the line asks for.
     static let defaults: Set<String> = ["host", "user-agent", "content-length", "accept-encoding", "connection"]

@@ -1,5 +1,6 @@
 import FathomHTTP
 import FathomJSON
+import FathomTestSupport
 import Foundation
 import Testing
 
@@ -8,8 +9,7 @@ import Testing
 /// HAR logs and Postman collections from the corpora, each imported as a session file that reads
 /// back whole, with one request per entry and no credential written.
 @Suite struct ImporterTests {
-    static let corpora = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Corpora")
+    static let corpora = TestCorpora.root
 
     static var harFiles: [String] {
         ["har/mitmproxy/har_files", "har/mitmproxy/flows"].flatMap { folder in
