@@ -1,4 +1,5 @@
 import FathomDemo
+import FathomTestSupport
 import Foundation
 import Testing
 
@@ -146,6 +147,124 @@ import Testing
         let line = json.stdout.split(separator: "\n").first { $0.contains(#""type":"response""#) } ?? ""
         #expect(
             line.contains(#""schema":{"operation":"GET /users/{id}","valid":false,"violations":[{"path":"$.email""#))
+    }
+
+    /// A description split over files: read from disk or over HTTP, each `$ref` relative to the
+    /// document that writes it; the schemas in other files check the demo's real responses.
+    @Test func aDescriptionSplitOverFilesIsReadWholeFromDiskOrOverHTTP() throws {
+        let demo = try DemoServerProcess()
+        let files = [
+            "api/openapi.yaml": """
+            openapi: 3.0.3
+            info: {title: Split demo, version: "1"}
+            paths:
+              /users/{id}:
+                $ref: "paths/user.yaml"
+            """,
+            "api/paths/user.yaml": """
+            get:
+              operationId: getUser
+              parameters:
+                - $ref: "../common.yaml#/components/parameters/UserID"
+              responses:
+                "200":
+                  description: A user
+                  content:
+                    application/json:
+                      schema: {$ref: "../schemas/user.yaml"}
+            """,
+            "api/common.yaml": """
+            components:
+              parameters:
+                UserID: {name: id, in: path, required: true, schema: {type: integer}}
+            """,
+            "api/schemas/user.yaml": """
+            type: object
+            required: [id, name]
+            properties:
+              id: {type: integer}
+              name: {type: string}
+              role: {$ref: "role.yaml"}
+            """,
+            "api/schemas/role.yaml": "type: string\nenum: [owner]\n",
+        ]
+        let directory = NSTemporaryDirectory() + "fathom-openapi-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for (path, text) in files {
+            let file = directory + "/" + path
+            try FileManager.default.createDirectory(
+                atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try text.write(toFile: file, atomically: true, encoding: .utf8)
+        }
+        let server = try FaultServer { path, _ in
+            guard let text = files[String(path.dropFirst())] else { return .response("404 Not Found") }
+            return .response(headers: ["Content-Type: application/yaml"], body: text)
+        }
+        defer { server.stop() }
+
+        for source in ["\(directory)/api/openapi.yaml", "http://127.0.0.1:\(server.port)/api/openapi.yaml"] {
+            let run = try FathomBinary.run(
+                ["--color", "never", demo.baseURL],
+                script: "spec \(source)\ndescribe getUser\nget /users/1\nexpect schema\n")
+            #expect(run.stdout.contains("loaded Split demo 1 (OpenAPI 3.0.3"), "\(run.stdout)\(run.stderr)")
+            #expect(run.stdout.contains("path   id*  integer"))
+            #expect(run.stdout.contains(#"schemas/user.yaml { id: integer, name: string, role?: schemas/role.yaml }"#))
+            #expect(run.stdout.contains(#"  ✗ $.role: expected one of "owner", got "admin""#), "\(run.stdout)")
+            #expect(run.status == 1 && run.stderr.contains("✗ expect schema"))
+        }
+        #expect(server.requests.count == 5, "each document fetched once")
+
+        // The session's credentials go to the server the description came from, not to another
+        // one it names; and a description from a server reads no local file.
+        let other = try FaultServer { path, _ in
+            path == "/role.yaml" ? .response(body: "type: string\n") : .response("404 Not Found")
+        }
+        defer { other.stop() }
+        let elsewhere = try FaultServer { path, _ in
+            switch path {
+            case "/openapi.yaml":
+                return .response(
+                    body: files["api/openapi.yaml"]!.replacingOccurrences(of: "Split demo", with: "Elsewhere"))
+            case "/paths/user.yaml": return .response(body: files["api/paths/user.yaml"]!)
+            case "/common.yaml": return .response(body: files["api/common.yaml"]!)
+            case "/schemas/user.yaml":
+                return .response(
+                    body: files["api/schemas/user.yaml"]!.replacingOccurrences(
+                        of: "role.yaml", with: "http://127.0.0.1:\(other.port)/role.yaml"))
+            case "/local.yaml":
+                return .response(
+                    body:
+                        "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /a: {$ref: 'file://\(directory)/api/paths/user.yaml'}\n"
+                )
+            default: return .response("404 Not Found")
+            }
+        }
+        defer { elsewhere.stop() }
+        let credentials = try FathomBinary.run(
+            ["--color", "never"],
+            script: """
+                auth bearer planted-token-8812
+                spec http://127.0.0.1:\(elsewhere.port)/openapi.yaml
+                spec http://127.0.0.1:\(elsewhere.port)/local.yaml
+                """)
+        #expect(credentials.stdout.contains("loaded Elsewhere 1"), "\(credentials.stdout)\(credentials.stderr)")
+        #expect(elsewhere.requests.count == 5 && elsewhere.requests.allSatisfy { $0.contains("planted-token-8812") })
+        #expect(other.requests.count == 1 && !other.requests[0].lowercased().contains("authorization"))
+        #expect(
+            credentials.stderr.contains(
+                "error: local.yaml: cannot read \(directory)/api/paths/user.yaml (the $ref 'file://")
+                && credentials.stderr.contains("at paths./a): a description read over HTTP reads no local file"),
+            "\(credentials.stderr)")
+
+        // A document that is not there: one error naming the $ref and its place; the session goes on.
+        try FileManager.default.removeItem(atPath: directory + "/api/schemas/role.yaml")
+        let missing = try FathomBinary.run(
+            ["--color", "never"], script: "spec \(directory)/api/openapi.yaml\nset still here\nvars\n")
+        #expect(
+            missing.stderr.contains(
+                "error: openapi.yaml: cannot read schemas/role.yaml (the $ref 'role.yaml' at properties.role): no such file"
+            ), "\(missing.stderr)")
+        #expect(missing.stdout.contains("still = here"))
     }
 
     /// A broken description is one error naming its place, and the session goes on without it.

@@ -13,7 +13,11 @@ extension APIDescription {
     private func summary(_ schema: JSON, expand: Int, depth: Int) -> String {
         if case .bool(let flag) = schema { return flag ? "any" : "nothing" }
         if case .string(let reference)? = schema["$ref"] {
-            let name = reference.split(separator: "/").last.map(String.init) ?? reference
+            // The last token, unescaped: `Pet`, or `schemas/pet.yaml` for a whole other document.
+            let name =
+                reference.split(separator: "/").last.map {
+                    $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+                } ?? reference
             guard expand > 0, depth < 8, let target = Self.pointer(reference, in: document) else { return name }
             let inner = summary(target, expand: expand - 1, depth: depth + 1)
             return inner.hasPrefix("{") ? "\(name) \(inner)" : inner

@@ -14,7 +14,8 @@ import Foundation
 /// let violations = api.validateResponse(status: 200, contentType: "application/json", body: json, for: operation!)
 /// ```
 public struct APIDescription: Sendable {
-    /// The document as written.
+    /// The document as written, with the documents its `$ref`s name under `x-fathom-documents`
+    /// (and those `$ref`s pointing there) when it was loaded with a location.
     public let document: JSON
     /// Where it came from, for messages: a file name or URL.
     public let name: String
@@ -35,14 +36,49 @@ public struct APIDescription: Sendable {
     let validator: SchemaValidator
     private let operationsByID: [String: Int]
 
-    /// Loads a description from its text (JSON or YAML).
+    /// Loads a description from its text (JSON or YAML). `$ref`s to other documents stay
+    /// unresolved: ``init(data:name:location:checkStructure:fetch:)`` reads those.
     ///
     /// - Parameters:
-    ///   - name: The file name or URL, for messages and as the base of relative references.
+    ///   - name: The file name or URL, for messages.
     ///   - checkStructure: Whether OpenAPIKit checks the structure first (a missing `responses`,
     ///     a parameter without `in`…); the index needs only what it reads.
     /// - Throws: ``DescriptionError`` naming the place: `paths./pets.get.responses: …`.
     public init(data: Data, name: String, checkStructure: Bool = true) throws(DescriptionError) {
+        let (document, version, dialect) = try Self.read(data, name: name, checkStructure: checkStructure)
+        try self.init(document: document, name: name, version: version, dialect: dialect)
+    }
+
+    /// Loads a description from its text and the documents its `$ref`s name
+    /// (`schemas/pet.yaml`, `common.yaml#/components/parameters/Limit`), each resolved against
+    /// the document that names it.
+    ///
+    /// ```swift
+    /// let url = URL(fileURLWithPath: "api/openapi.yaml")
+    /// let api = try await APIDescription(data: try Data(contentsOf: url), name: "openapi.yaml", location: url)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - location: Where `data` was read from.
+    ///   - fetch: Reads another document; by default `file:` URLs are read and others refused.
+    /// - Throws: ``DescriptionError``; one for a document that cannot be read names the `$ref`
+    ///   and its place.
+    public init(
+        data: Data, name: String, location: URL, checkStructure: Bool = true,
+        fetch: (@Sendable (URL) async throws -> Data)? = nil
+    ) async throws(DescriptionError) {
+        let (document, version, dialect) = try Self.read(data, name: name, checkStructure: checkStructure)
+        let bundled = try await ExternalReferences.bundle(
+            document, name: name, location: location, fetch: fetch ?? ExternalReferences.readFile)
+        try self.init(document: bundled, name: name, version: version, dialect: dialect)
+    }
+
+    /// The parsed text, its `openapi` version and its schema dialect, after the structure check.
+    private static func read(
+        _ data: Data, name: String, checkStructure: Bool
+    ) throws(DescriptionError) -> (
+        JSON, String, SchemaDialect
+    ) {
         let document = try DocumentText.parse(data, name: name)
         guard case .object = document else {
             throw DescriptionError("\(name) is not an OpenAPI description: not an object")
@@ -72,7 +108,7 @@ public struct APIDescription: Sendable {
                 dialect == .openAPI30 ? StructureCheck30.problem(in: json) : StructureCheck31.problem(in: json)
             if let problem { throw DescriptionError("\(name): \(problem)", isStructural: true) }
         }
-        try self.init(document: document, name: name, version: version, dialect: dialect)
+        return (document, version, dialect)
     }
 
     init(document: JSON, name: String, version: String, dialect: SchemaDialect) throws(DescriptionError) {

@@ -39,26 +39,55 @@ extension Executor {
     ///   that Fathom can still read (OpenAPIKit 6 refuses boolean schemas in 3.1, for one).
     func loadSpec(_ source: String, lenient: Bool = false) async throws -> (LoadedSpec, [String]) {
         let data: Data
-        if source.hasPrefix("http://") || source.hasPrefix("https://") {
+        let location: URL
+        let isURL = source.hasPrefix("http://") || source.hasPrefix("https://")
+        if isURL {
             // A key in the URL is masked in what follows (notices, errors) and saved by name.
             registerSecrets(inQueryOf: source)
-            let client = try await client()
-            let response = try await client.send(try NetworkRequest.get(source).prepared())
-            guard response.status.code < 300 else {
-                throw CommandError("\(source) answered \(response.status.code) \(response.status.reasonPhrase)")
-            }
-            data = response.body
+            data = try await Self.fetchDescription(source, with: try await client())
+            guard let url = URL(string: source) else { throw CommandError("invalid URL '\(source)'") }
+            location = url
         } else {
             let path = Self.expandTilde(source)
             guard let contents = FileManager.default.contents(atPath: path) else {
                 throw CommandError("cannot read \(path)", hint: "give a description's file or http(s) URL")
             }
             data = contents
+            location = URL(fileURLWithPath: path)
         }
+        // Documents its `$ref`s name are read as the description was: files, or over HTTP with
+        // the session's client settings. The session's credentials go only to the server the
+        // description came from, never to another one its author names.
+        let client = try await client()
+        let configuration = client.configuration
+        let anonymous = NetworkClient(
+            configuration: .init(
+                logger: configuration.logger, logDetail: configuration.logDetail, redactor: configuration.redactor),
+            transport: client.transport)
+        let origin = Self.origin(of: location)
         let description: APIDescription
         do {
-            description = try APIDescription(
-                data: data, name: (source as NSString).lastPathComponent, checkStructure: !lenient)
+            description = try await APIDescription(
+                data: data, name: (source as NSString).lastPathComponent, location: location,
+                checkStructure: !lenient
+            ) { url in
+                if url.isFileURL {
+                    // A description from a server names documents on servers, never this machine's files.
+                    guard origin == nil else {
+                        throw DescriptionError("a description read over HTTP reads no local file")
+                    }
+                    guard let contents = FileManager.default.contents(atPath: url.path) else {
+                        throw DescriptionError("no such file")
+                    }
+                    return contents
+                }
+                do {
+                    return try await Self.fetchDescription(
+                        url.absoluteString, with: Self.origin(of: url) == origin ? client : anonymous)
+                } catch let error as CommandError {
+                    throw DescriptionError(error.message)
+                }
+            }
         } catch {
             throw CommandError(
                 error.message,
@@ -76,6 +105,22 @@ extension Executor {
             }
         }
         return (LoadedSpec(description: description, source: source), notes)
+    }
+
+    /// `scheme://host:port` of an http(s) URL; `nil` for a file.
+    private static func origin(of url: URL) -> String? {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", let host = url.host else {
+            return nil
+        }
+        return "\(scheme)://\(host.lowercased()):\(url.port ?? (scheme == "https" ? 443 : 80))"
+    }
+
+    private static func fetchDescription(_ url: String, with client: NetworkClient) async throws -> Data {
+        let response = try await client.send(try NetworkRequest.get(url).prepared())
+        guard response.status.code < 300 else {
+            throw CommandError("\(url) answered \(response.status.code) \(response.status.reasonPhrase)")
+        }
+        return response.body
     }
 
     /// Uses a description loaded elsewhere (`fathom replay --spec` loads it once for every file).
