@@ -99,6 +99,31 @@ import Testing
         #expect(throws: DescriptionError.self) { try APIDescription(data: Data("a: [".utf8), name: "cut.yaml") }
     }
 
+    /// 3.1's boolean schemas pass the structure check wherever JSON Schema allows them (OpenAPIKit
+    /// alone refuses some), and mean what they say when responses are checked.
+    @Test func booleanSchemasLoadAndValidate() throws {
+        let text = #"""
+            {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+             "paths": {"/a": {"get": {"responses": {"200": {"description": "ok", "content": {"application/json": {"schema":
+               {"type": "object", "properties": {"any": true, "never": false}, "patternProperties": {"^x-": false},
+                "allOf": [true, {"$ref": "#/components/schemas/Anything"}], "$defs": {"d": true}, "not": false}}}}}}}},
+             "components": {"schemas": {"Anything": true}}}
+            """#
+        let api = try APIDescription(data: Data(text.utf8), name: "booleans.json")
+        let operation = try #require(api.operations.first)
+        func check(_ body: String) -> [String] {
+            api.validateResponse(status: 200, contentType: "application/json", body: Data(body.utf8), for: operation)
+                .map(\.description)
+        }
+        #expect(check(#"{"any": [1, {"b": null}]}"#).isEmpty)
+        #expect(check(#"{"never": 1}"#).count == 1)
+        #expect(check(#"{"x-y": 1}"#).count == 1)
+        // 3.0 has no boolean schemas: the structure check still says so.
+        let thirty = text.replacingOccurrences(of: "3.1.0", with: "3.0.3")
+        #expect(throws: DescriptionError.self) { try APIDescription(data: Data(thirty.utf8), name: "booleans.json") }
+        #expect(BooleanSchemas.asObjects(in: try JSON(parsing: Data(#"{"paths": {}}"#.utf8))) == nil)
+    }
+
     /// A schema that contains itself: summaries, examples and validation all end.
     @Test func circularReferencesEnd() throws {
         let api = try APIDescription(

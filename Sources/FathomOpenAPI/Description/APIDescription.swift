@@ -100,10 +100,12 @@ public struct APIDescription: Sendable {
             throw DescriptionError("\(name): OpenAPI \(version) is not read here — Fathom reads 3.0 and 3.1")
         }
         if checkStructure {
-            // The text as given when it is JSON; YAML is printed as JSON for OpenAPIKit's decoder.
+            // The text as given when it is JSON; YAML is printed as JSON for OpenAPIKit's decoder,
+            // and so is a 3.1 document with boolean schemas, written as the objects OpenAPIKit reads.
+            let objects = dialect == .draft2020_12 ? BooleanSchemas.asObjects(in: document) : nil
             let json =
-                DocumentText.isJSON(data) && !data.starts(with: [0xEF, 0xBB, 0xBF])
-                ? data : Data(document.formatted(.compactText).utf8)
+                objects == nil && DocumentText.isJSON(data) && !data.starts(with: [0xEF, 0xBB, 0xBF])
+                ? data : Data((objects ?? document).formatted(.compactText).utf8)
             let problem =
                 dialect == .openAPI30 ? StructureCheck30.problem(in: json) : StructureCheck31.problem(in: json)
             if let problem { throw DescriptionError("\(name): \(problem)", isStructural: true) }

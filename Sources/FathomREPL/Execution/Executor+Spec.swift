@@ -36,7 +36,7 @@ extension Executor {
     /// absolute server when none is set.
     ///
     /// - Parameter lenient: Leaves out OpenAPIKit's structure check, for a description it rejects
-    ///   that Fathom can still read (OpenAPIKit 6 refuses boolean schemas in 3.1, for one).
+    ///   that Fathom can still read (a server variable with no `default`, for one).
     func loadSpec(_ source: String, lenient: Bool = false) async throws -> (LoadedSpec, [String]) {
         let data: Data
         let location: URL
