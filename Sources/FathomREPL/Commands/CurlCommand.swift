@@ -126,8 +126,7 @@ struct CurlCommand: SingleCommand, Equatable {
             changed.append("timeout \(timeout.shortDescription)")
         }
         if let given = curl.proxy {
-            // curl takes `host:port` for an HTTP proxy; Fathom's setting is a URL.
-            let proxy = given.contains("://") ? given : "http://" + given
+            let proxy = CurlInvocation.proxyURL(given)
             let server = try ProxyServer(parsing: proxy)
             if let password = server.password { executor.redactor.addSecret(password) }
             executor.session.settings.proxy = proxy

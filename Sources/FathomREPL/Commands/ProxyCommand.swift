@@ -22,7 +22,9 @@ struct ProxyCommand: SingleCommand, Equatable {
                     name: "proxy",
                     value: executor.session.settings.proxy ?? "from the environment (HTTP_PROXY, HTTPS_PROXY, NO_PROXY)"
                 ))
-        case .set(let url):
+        case .set(let written):
+            // A password may be a variable (`http://me:{{proxy_password}}@proxy:3128`).
+            let url = try executor.session.variables.expand(written)
             let proxy = try ProxyServer(parsing: url)
             if let password = proxy.password { executor.redactor.addSecret(password) }
             executor.session.settings.proxy = url

@@ -30,6 +30,11 @@ struct CurlInvocation: Equatable, Sendable {
     var redirects: Int?
     var timeout: Duration?
     var proxy: String?
+
+    /// curl takes `host:port` for an HTTP proxy; Fathom's setting is a URL.
+    static func proxyURL(_ given: String) -> String {
+        given.contains("://") ? given : "http://" + given
+    }
     /// Flags that only shape curl's own output, accepted and named in one note.
     var outputFlags: [String] = []
     /// Flags accepted with nothing to do for Fathom (`--compressed`, `--http2`…).

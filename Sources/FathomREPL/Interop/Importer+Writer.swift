@@ -123,7 +123,18 @@ extension Importer {
             return "{{\(name)}}"
         }
 
-        mutating func auth(_ line: String) { settings.append(line) }
+        /// curl's proxy as Fathom's `proxy` setting takes it (a URL), its password a reference.
+        mutating func proxyURL(_ given: String) -> String {
+            let url = CurlInvocation.proxyURL(given)
+            guard let scheme = url.range(of: "://"), let at = url[scheme.upperBound...].firstIndex(of: "@"),
+                let colon = url[scheme.upperBound..<at].firstIndex(of: ":"), url.index(after: colon) < at
+            else { return url }
+            let password = String(url[url.index(after: colon)..<at])
+            return String(url[...colon]) + reference(password, named: "proxy_password") + String(url[at...])
+        }
+
+        /// A line for the whole session (auth, client settings), written before the requests.
+        mutating func setting(_ line: String) { settings.append(line) }
 
         mutating func note(_ comment: String) { lines.append(comment) }
 

@@ -60,11 +60,22 @@ public enum Importer {
     /// - Throws: ``CommandError`` naming the file and, for JSON, the line and column.
     static func read(_ path: String, format: Format? = nil) throws(CommandError) -> Imported {
         let (data, name) = try contents(path)
+        return try read(data, name: name, place: path, format: format)
+    }
+
+    /// Reads text given whole (a paste at the prompt): `name` for the session file's header,
+    /// `place` for errors.
+    static func read(
+        _ data: Data, name: String, place: String, format: Format? = nil
+    ) throws(CommandError)
+        -> Imported
+    {
+        let data = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data
         let text = String(decoding: data, as: UTF8.self)
         switch format ?? guess(text) {
         case .curl: return try curl(text, file: name)
-        case .har: return try har(try json(data, path: path), file: name)
-        case .postman: return try postman(try json(data, path: path), file: name)
+        case .har: return try har(try json(data, path: place), file: name)
+        case .postman: return try postman(try json(data, path: place), file: name)
         }
     }
 
@@ -105,9 +116,19 @@ public enum Importer {
         }
         var writer = Writer(file: file, format: .curl)
         if let user = invocation.user {
-            writer.auth("auth basic \(user.name):\(writer.reference(user.password ?? "", named: "password"))")
+            writer.setting("auth basic \(user.name):\(writer.reference(user.password ?? "", named: "password"))")
         }
-        if let bearer = invocation.bearer { writer.auth("auth bearer \(writer.reference(bearer, named: "token"))") }
+        if let bearer = invocation.bearer { writer.setting("auth bearer \(writer.reference(bearer, named: "token"))") }
+        // The client settings the line asks for, as a `curl` line at the prompt sets them.
+        if invocation.insecure { writer.setting("insecure on") }
+        if let limit = invocation.redirects { writer.setting("redirects \(limit)") }
+        if let timeout = invocation.timeout {
+            let (seconds, attoseconds) = timeout.components
+            writer.setting("timeout \(seconds * 1000 + attoseconds / 1_000_000_000_000_000)ms")
+        }
+        if let proxy = invocation.proxy {
+            writer.setting("proxy \(Writer.word(writer.proxyURL(proxy)))")
+        }
         // One request per URL, as curl sends them.
         for url in invocation.urls {
             var request = Request(title: nil, method: invocation.method.rawValue, url: url)

@@ -102,6 +102,23 @@ import Testing
         #expect(Set(imported.secrets.map(\.name)) == ["api_key", "password", "client_secret"])
     }
 
+    /// The client settings a curl line asks for are the session's, as at the prompt; a proxy's
+    /// password is a reference like any credential.
+    @Test func curlsClientSettingsAreWritten() throws {
+        let imported = try Importer.read(
+            Data("curl -k -L --max-redirs 7 --max-time 2.5 -x me:prx-9d31@127.0.0.1:3128 https://api.test/a".utf8),
+            name: "pasted", place: "the paste", format: .curl)
+        #expect(!imported.text.contains("prx-9d31"))
+        let lines = imported.text.split(separator: "\n").map(String.init)
+        for line in [
+            "insecure on", "redirects 7", "timeout 2500ms", "proxy http://me:{{proxy_password}}@127.0.0.1:3128",
+        ] {
+            #expect(lines.contains(line), "\(imported.text)")
+        }
+        #expect(imported.secrets.map(\.name) == ["proxy_password"])
+        _ = try SessionFile.parse(imported.text, path: "pasted.fathom")
+    }
+
     @Test func badInputIsOneClearError() throws {
         let broken = Self.corpora.appendingPathComponent("har/mitmproxy/corrupted_har/brokenfile.har").path
         let error = #expect(throws: CommandError.self) { try Importer.read(broken, format: .har) }
