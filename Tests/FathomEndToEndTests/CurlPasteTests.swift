@@ -39,6 +39,62 @@ import Testing
         #expect(server.takeRequests().first?.hasPrefix("POST /echo?page=2") == true)
     }
 
+    /// `import curl -` takes the command pasted after it into the draft without sending it;
+    /// `save` writes the lines it became, so the session replays; `import har -` runs a pasted
+    /// log's entries. A session file has no paste to read.
+    @Test func aCommandPastedAfterImportDashBecomesTheDraft() throws {
+        let server = try DemoServerProcess(accessLog: true)
+        let directory = NSTemporaryDirectory() + "fathom-paste-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let planted = "pasted-Token-4c19e2"
+        let run = try FathomBinary.run(
+            ["--color", "never"],
+            script: """
+                import curl -
+
+                curl -X PUT '\(server.baseURL)/echo?v=1' \\
+                  -H 'Authorization: Bearer \(planted)' \\
+                  -k --max-time 5 \\
+                  --data-raw '{"note":
+                    "hi"}'
+                show request
+                send
+                expect $.method == "PUT"
+                expect $.body ~ "note"
+                import har -
+                {"log": {"version": "1.2", "entries": [
+                  {"request": {"method": "DELETE", "url": "\(server.baseURL)/echo/har", "headers": []}}
+                ]}}
+                save \(directory)/pasted.fathom
+                """, directory: directory)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("paste the curl command: it ends where the command does"))
+        #expect(run.stdout.contains("imported the pasted command into the draft; `send` sends it"))
+        #expect(run.stdout.contains("PUT \(server.baseURL)/echo?v=1"))
+        #expect(!run.stdout.contains(planted) && !run.stderr.contains(planted))
+        #expect(
+            server.takeRequests() == ["PUT /echo?v=1 (18 bytes)", "DELETE /echo/har"], "the paste itself sent nothing")
+        let saved = try String(contentsOfFile: directory + "/pasted.fathom", encoding: .utf8)
+        #expect(!saved.contains(planted) && !saved.contains("import curl -"))
+        #expect(
+            saved.contains("secret authorization") && saved.contains("insecure on") && saved.contains("timeout 5000ms"))
+
+        let replay = try FathomBinary.run(
+            ["replay", directory + "/pasted.fathom"], environment: ["FATHOM_SECRET_AUTHORIZATION": "Bearer \(planted)"])
+        #expect(replay.status == 0, "\(replay.stdout)\(replay.stderr)")
+        #expect(server.takeRequests() == ["PUT /echo?v=1 (18 bytes)", "DELETE /echo/har"])
+
+        try "import curl -\nget /users/1\n".write(
+            toFile: directory + "/paste.fathom", atomically: true, encoding: .utf8)
+        let file = try FathomBinary.run(["--color", "never"], script: "load \(directory)/paste.fathom\n")
+        #expect(
+            file.stderr.contains("error: `import … -` reads a paste at the prompt — in a file, name the file to import")
+        )
+        let broken = try FathomBinary.run(["--color", "never"], script: "import har -\n{\"log\": 3}\nvars\n")
+        #expect(broken.stderr.contains("error: the paste is not a HAR log"), "\(broken.stderr)")
+    }
+
     /// What curl itself would do with these lines: a file part keeps its `;type=` and
     /// `;filename=`, `-X GET -d` is a GET with a body, and several URLs are each sent in turn.
     @Test func filePartsBodiesOnGetAndSeveralURLsGoAsCurlSendsThem() throws {

@@ -103,6 +103,36 @@ struct InteractiveTests {
         try terminal.waitFor("FATHOM-EXIT=0")
     }
 
+    /// `import curl -` at a terminal: a `paste>` prompt until the command is whole, Ctrl-C
+    /// cancels one, and nothing pasted reaches the history.
+    @Test func aPasteAfterImportDashIsReadUntilWhole() throws {
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let planted = "tmux-pasted-secret-31337"
+        let terminal = try start()
+        try terminal.waitFor("/>")
+        try terminal.type("import curl -")
+        try terminal.send("Enter")
+        try terminal.waitFor("paste>")
+        try terminal.send("C-c")
+        try terminal.waitFor("import cancelled: nothing was imported")
+        try terminal.waitForPrompt()
+        try terminal.type("import curl -")
+        try terminal.send("Enter")
+        try terminal.waitFor("paste>")
+        try terminal.type("curl -X POST http://127.0.0.1:9/things \\")
+        try terminal.send("Enter")
+        try terminal.type("  -H 'X-Api-Key: \(planted)' -d a=1")
+        try terminal.send("Enter")
+        let screen = try terminal.waitFor("imported the pasted command into the draft")
+        #expect(screen.contains("POST http://127.0.0.1:9/things"))
+        try terminal.waitFor("POST 127.0.0.1:9/things>")
+        try terminal.type("exit")
+        try terminal.send("Enter")
+        try terminal.waitFor("FATHOM-EXIT=0")
+        let history = try String(contentsOfFile: state + "/fathom/history", encoding: .utf8)
+        #expect(history.contains("import curl -") && !history.contains(planted) && !history.contains("X-Api-Key"))
+    }
+
     @Test func historySurvivesARestartMaskedAndPrivate() throws {
         defer { try? FileManager.default.removeItem(atPath: state) }
         let planted = "tmux-planted-secret-98765"

@@ -1,13 +1,14 @@
 import Foundation
 
-/// `import curl|har|postman FILE`: a curl command line from a file becomes the draft, not sent —
+/// `import curl|har|postman FILE|-`: a curl command line from a file (or pasted) becomes the draft, not sent —
 /// to look at it (`show request`), change it, and send it when ready; a HAR log's entries or a
 /// Postman collection's requests run in this session, in order, as a loaded session file does.
 struct ImportCommand: SingleCommand, Equatable {
     static let spec = CommandSpec(
-        name: "import", synopsis: "import curl|har|postman FILE",
+        name: "import", synopsis: "import curl|har|postman FILE|-",
         summary: "a curl command into the draft, or a HAR log's or Postman collection's requests run in order",
         details: """
+            `-` reads a paste that follows instead of a file. \
             curl: the file holds one command as a shell would read it. har: HAR 1.2 entries. postman: \
             collections v2.0 and v2.1 (folders, variables, basic/bearer/API-key auth; scripts cannot run). \
             Credentials found in the file are secrets here; `fathom import FILE` writes the session file.
@@ -22,18 +23,24 @@ struct ImportCommand: SingleCommand, Equatable {
         guard let format = Importer.Format(rawValue: formatWord.text.lowercased()) else {
             throw arguments.badChoice(formatWord, Importer.Format.allCases.map(\.rawValue))
         }
-        let file = try arguments.single("a file")
-        guard file.text != "-" else {
-            throw CommandError(
-                "standard input is where Fathom reads its commands", column: file.column,
-                hint: "paste the curl command at the prompt, or give a file")
-        }
+        let file = try arguments.single("a file, or - to paste")
         return ImportCommand(format: format, file: file.text)
     }
 
-    var logKind: SessionLog.Kind? { format == .curl ? .draft : nil }
+    /// A paste is logged as the lines it becomes, not as `import curl -`, which replays nothing.
+    var logKind: SessionLog.Kind? { format == .curl && file != "-" ? .draft : nil }
 
     func run(in executor: isolated Executor) async throws -> CommandResult {
+        guard file != "-" else {
+            let what =
+                switch format {
+                case .curl: "the curl command: it ends where the command does"
+                case .har: "the HAR log: it ends where its JSON does"
+                case .postman: "the collection: it ends where its JSON does"
+                }
+            return CommandResult(
+                .succeeded, [.notice(.aside("paste \(what) (Ctrl-C to cancel)"))], followUp: .paste(format))
+        }
         let path = Executor.expandTilde(try executor.session.variables.expand(file))
         guard format == .curl else { return try Self.requests(from: path, format: format, executor) }
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -66,13 +73,50 @@ struct ImportCommand: SingleCommand, Equatable {
     private static func requests(
         from path: String, format: Importer.Format, _ executor: isolated Executor
     ) throws -> CommandResult {
-        let imported = try Importer.read(path, format: format)
+        let (file, notes) = try sessionFile(try Importer.read(path, format: format), path: path, executor)
+        return CommandResult(.succeeded, notes, followUp: .load(file))
+    }
+
+    /// `import FORMAT -` in a session file: only the prompt has a paste to read.
+    static let noPasteHere = Output.failure(
+        Failure(
+            .command(
+                CommandError("`import … -` reads a paste at the prompt", hint: "in a file, name the file to import"))))
+
+    /// What was imported as a session file to run here, its credentials this session's secrets.
+    private static func sessionFile(
+        _ imported: Importer.Imported, path: String, _ executor: isolated Executor
+    ) throws -> (SessionFile, [Output]) {
         for (name, value) in imported.secrets {
             executor.redactor.addSecret(value)
             executor.session.variables.set(name, value, secret: true)
         }
         let file = try SessionFile.parse(imported.text, path: path)
-        let notes = imported.notes.map { Output.notice(.aside("not imported: \($0)")) }
-        return CommandResult(.succeeded, notes, followUp: .load(file))
+        return (file, imported.notes.map { Output.notice(.aside("not imported: \($0)")) })
+    }
+
+    /// Imports a paste (`import curl -`). A curl command becomes the draft through the lines
+    /// `fathom import` writes for it, run up to its `send`: each is logged as itself, so `save`
+    /// writes a session that replays; a HAR log or collection runs as from a file.
+    static func pasted(_ text: String, format: Importer.Format, _ executor: isolated Executor) async -> CommandResult {
+        do {
+            let imported = try Importer.read(Data(text.utf8), name: "the paste", place: "the paste", format: format)
+            let (file, notes) = try sessionFile(imported, path: "the paste", executor)
+            guard format == .curl else { return CommandResult(.succeeded, notes, followUp: .load(file)) }
+            for entry in file.entries {
+                if entry.command is SendCommand { break }
+                let result = await executor.run(entry.command, text: entry.text, location: nil)
+                guard result.outcome == .succeeded else { return result }
+            }
+            let preview = try await executor.prepare(executor.session.draft, preview: true)
+            return CommandResult(
+                .succeeded,
+                notes + [
+                    .notice(Notice(text: "imported the pasted command into the draft; `send` sends it")),
+                    .request(RequestPreview(request: preview, tokenFetchedOnSend: false)),
+                ])
+        } catch {
+            return CommandResult(.failed, [.failure(Failure(error: error))])
+        }
     }
 }

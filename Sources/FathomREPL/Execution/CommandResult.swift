@@ -32,4 +32,6 @@ enum FollowUp: Sendable {
     /// Run a session file's lines in this session, one by one, each shown as it runs (a long file
     /// never waits in memory for its end).
     case load(SessionFile)
+    /// Read what is pasted next at the prompt and import it (`import curl -`).
+    case paste(Importer.Format)
 }

@@ -177,6 +177,11 @@ public actor Executor {
 
     /// How long output is paged, as the session has it now.
     var pagerMode: PagerMode { session.settings.pager }
+
+    /// Imports what was pasted after `import FORMAT -`.
+    func importPaste(_ text: String, format: Importer.Format) async -> CommandResult {
+        await ImportCommand.pasted(text, format: format, self)
+    }
 }
 
 extension Executor {

@@ -263,6 +263,8 @@ public struct ReplayRunner: Sendable {
                 failures.append(
                     "\(path):\(entry.line): a replay inside a replayed file is not run — name the files on the command line"
                 )
+            case .paste?:
+                failures += failureLines([ImportCommand.noPasteHere])
             case nil:
                 break
             }

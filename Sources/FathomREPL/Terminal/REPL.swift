@@ -115,6 +115,30 @@ public final class REPL: Sendable {
         printer.print(result.outputs, pager: await executor.pagerMode)
         if interactive { await executor.updateSnapshot(after: result) }
         guard let followUp = result.followUp else { return result.outcome }
+        if case .paste(let format) = followUp { return await paste(format) }
+        return await Self.perform(followUp, executor: executor, printer: printer, colors: palette.enabled)
+    }
+
+    /// Reads the lines pasted after `import FORMAT -` until the paste is whole (or input ends),
+    /// and imports them. The paste is data: it never reaches the history.
+    private func paste(_ format: Importer.Format) async -> Executor.Outcome {
+        var collector = PasteCollector(format: format)
+        while true {
+            guard let input = await reader.readLine(prompt: palette.dim("paste> ")) else { break }
+            guard case .line(let line) = input else {
+                printer.print([.notice(.aside("import cancelled: nothing was imported"))], pager: .off)
+                return .failed
+            }
+            if collector.add(line) { break }
+        }
+        guard !collector.text.isEmpty else {
+            printer.print([.failure(Failure(.command(CommandError("nothing was pasted"))))], pager: .off)
+            return .failed
+        }
+        let result = await executor.importPaste(collector.text, format: format)
+        printer.print(result.outputs, pager: await executor.pagerMode)
+        if interactive { await executor.updateSnapshot(after: result) }
+        guard let followUp = result.followUp else { return result.outcome }
         return await Self.perform(followUp, executor: executor, printer: printer, colors: palette.enabled)
     }
 
@@ -154,6 +178,9 @@ public final class REPL: Sendable {
             let (outcome, summary) = LoadCommand.summary(of: file, failures: failures)
             printer.print(summary)
             return outcome
+        case .paste:
+            printer.print(ImportCommand.noPasteHere)
+            return .failed
         }
     }
 

@@ -9,7 +9,7 @@ import Testing
         #expect(try parse("import curl request.sh") == ImportCommand(format: .curl, file: "request.sh"))
         #expect(try parse("import har x.har") == ImportCommand(format: .har, file: "x.har"))
         #expect(parseError("import hra x.har")?.hint == "did you mean 'har'?")
-        #expect(parseError("import curl -")?.message == "standard input is where Fathom reads its commands")
+        #expect(try parse("import curl -") == ImportCommand(format: .curl, file: "-"))
     }
 
     @Test func aCurlFileBecomesTheDraftAndIsSentOnlyBySend() async throws {
