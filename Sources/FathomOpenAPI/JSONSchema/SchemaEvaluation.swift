@@ -72,7 +72,8 @@ struct SchemaEvaluation {
                 return .invalid
             }
             let outcome = evaluate(
-                target.schema, base: target.base, instance: instance, path: path, scope: scope, depth: depth + 1)
+                target.schema, base: target.base, instance: instance, path: path, scope: entering(target, scope),
+                depth: depth + 1)
             if dialect.refOverridesSiblings { return outcome }
             if !outcome.valid { result.valid = false } else { result.absorb(outcome) }
             if failed() { return result }
@@ -83,7 +84,8 @@ struct SchemaEvaluation {
                 return .invalid
             }
             let outcome = evaluate(
-                target.schema, base: target.base, instance: instance, path: path, scope: scope, depth: depth + 1)
+                target.schema, base: target.base, instance: instance, path: path, scope: entering(target, scope),
+                depth: depth + 1)
             if !outcome.valid { result.valid = false } else { result.absorb(outcome) }
             if failed() { return result }
         }
@@ -113,6 +115,14 @@ struct SchemaEvaluation {
             checkUnevaluated(schema, instance, base: base, path: path, scope: scope, depth: depth, &result)
         }
         return result
+    }
+
+    /// The dynamic scope after a reference to `target`: a reference into another resource enters
+    /// it, even at a subschema (`first#/$defs/stuff`). A target with its own `$id` is entered by
+    /// ``evaluate(_:base:instance:path:scope:depth:)``, and the resource around it is not.
+    private func entering(_ target: LocatedSchema, _ scope: [String]) -> [String] {
+        guard dialect == .draft2020_12, target.schema["$id"] == nil, scope.last != target.base else { return scope }
+        return scope + [target.base]
     }
 
     /// `$dynamicRef`: resolved as `$ref`; when that lands on a `$dynamicAnchor` of the same name,
