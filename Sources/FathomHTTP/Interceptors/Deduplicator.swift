@@ -29,6 +29,11 @@ public final class Deduplicator: Interceptor {
         get async { await registry.count }
     }
 
+    /// How many callers wait on the requests in flight (tests wait for this rather than a clock).
+    var waitingCount: Int {
+        get async { await registry.waiting }
+    }
+
     struct Key: Hashable, Sendable {
         let method: HTTPMethod
         let url: String
@@ -57,6 +62,7 @@ public final class Deduplicator: Interceptor {
         private var leftBeforeJoining: Set<UUID> = []
 
         var count: Int { entries.count }
+        var waiting: Int { entries.values.reduce(0) { $0 + $1.waiters.count } }
 
         func join(
             _ key: Key, id: UUID, continuation: Waiter,
