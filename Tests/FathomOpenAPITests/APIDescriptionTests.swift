@@ -124,6 +124,42 @@ import Testing
         #expect(BooleanSchemas.asObjects(in: try JSON(parsing: Data(#"{"paths": {}}"#.utf8))) == nil)
     }
 
+    /// Bodies are read as their media type has them: JSON parsed, text as a string (or the number
+    /// it holds), XML as a string only for a schema of strings; XML against an object schema,
+    /// binary and forms are not read, so they break nothing.
+    @Test func bodiesAreReadAsTheirMediaTypeHasThem() throws {
+        let api = try Self.load("swagger-petstore-v3/openapi.yaml")
+        let getPet = try #require(api.operation(id: "getPetById"))
+        func check(_ type: String, _ body: String, _ operation: APIOperation) -> [String] {
+            api.validateResponse(status: 200, contentType: type, body: Data(body.utf8), for: operation).map(
+                \.description)
+        }
+        #expect(check("application/xml", "<pet><id>1</id><name>x</name></pet>", getPet).isEmpty)
+        #expect(check("application/json", #"{"id": 1, "photoUrls": []}"#, getPet).count == 1)
+        #expect(check("application/json", "<pet/>", getPet) == ["$: the body is not valid JSON"])
+        #expect(check("application/json; charset=utf-8", "", getPet) == ["$: expected a body, got none"])
+
+        let text = try APIDescription(
+            data: Data(
+                #"""
+                {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {"/count": {"post": {
+                  "requestBody": {"content": {"application/octet-stream": {"schema": {"type": "object"}},
+                                              "application/x-www-form-urlencoded": {"schema": {"type": "object", "required": ["a"]}}}},
+                  "responses": {"200": {"description": "ok", "content": {
+                    "text/plain": {"schema": {"type": "integer"}},
+                    "application/xml": {"schema": {"type": "string", "maxLength": 5}}}}}}}}}
+                """#.utf8), name: "text.json")
+        let count = try #require(text.operations.first)
+        #expect(check("text/plain", "42", count).isEmpty)
+        #expect(check("text/plain", "many", count) == ["$: expected integer, got string"])
+        #expect(check("application/xml", "<a>long text</a>", count).count == 1)
+        for type in ["application/octet-stream", "application/x-www-form-urlencoded"] {
+            let problems = text.checkRequest(
+                count, path: "/count", query: [], headers: [], contentType: type, body: Data([0xFF, 0x00, 0x7B]))
+            #expect(problems.isEmpty, "\(type): \(problems)")
+        }
+    }
+
     /// A schema that contains itself: summaries, examples and validation all end.
     @Test func circularReferencesEnd() throws {
         let api = try APIDescription(

@@ -34,23 +34,55 @@ extension APIDescription {
             ]
         }
         guard let schema = mediaType.schema else { return [] }
-        guard let instance = Self.instance(body, contentType: contentType ?? mediaType.name, parse: parse) else {
-            if body.isEmpty { return [SchemaViolation(path: "$", message: "expected a body, got none")] }
-            return [SchemaViolation(path: "$", message: "the body is not valid JSON")]
+        switch bodyValue(body, contentType: contentType ?? mediaType.name, schema: schema, parse: parse) {
+        case .value(let instance): return validator.with(direction: .response).validate(instance, against: schema)
+        case .notJSON:
+            let message = body.isEmpty ? "expected a body, got none" : "the body is not valid JSON"
+            return [SchemaViolation(path: "$", message: message)]
+        case .unread: return []
         }
-        return validator.with(direction: .response).validate(instance, against: schema)
     }
 
-    /// A body as the value its schema describes: JSON parsed, other text as a string.
-    static func instance(
-        _ body: Data, contentType: String, parse: (Data) -> JSON? = { try? JSON(parsing: $0) }
-    ) -> JSON? {
+    /// A body as its schema can be checked against it.
+    enum BodyValue: Equatable {
+        /// The value the schema describes: JSON parsed, text as a string.
+        case value(JSON)
+        /// A JSON media type whose body is not JSON.
+        case notJSON
+        /// A body whose shape JSON Schema does not describe as sent: XML against an object
+        /// schema (OpenAPI maps XML onto it with its `xml` object), binary, form and multipart
+        /// bodies. Its status and media type are still checked.
+        case unread
+    }
+
+    /// `body`, sent as `contentType`, as `schema` can read it.
+    func bodyValue(
+        _ body: Data, contentType: String, schema: JSON, parse: (Data) -> JSON? = { try? JSON(parsing: $0) }
+    ) -> BodyValue {
         let essence =
             contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-        if essence.hasPrefix("text/") || essence.hasSuffix("xml") {
-            return .string(String(decoding: body, as: UTF8.self))
+        let text = { JSON.string(String(decoding: body, as: UTF8.self)) }
+        if essence == "application/json" || essence.hasSuffix("+json") {
+            return parse(body).map(BodyValue.value) ?? .notJSON
         }
-        return parse(body)
+        let types = Self.types(of: resolved(schema))
+        let wantsText = types.contains("string")
+        if essence.hasPrefix("text/") {
+            // Text is a string, unless the schema wants something else the text reads as
+            // (`42` as `text/plain` for an integer schema; `text/json`).
+            if !wantsText, let value = parse(body) { return .value(value) }
+            return .value(text())
+        }
+        if essence.hasSuffix("/xml") || essence.hasSuffix("+xml") { return wantsText ? .value(text()) : .unread }
+        // A wildcard (`*/*`, `application/*`) checks what reads as JSON.
+        if essence.hasSuffix("*") { return parse(body).map(BodyValue.value) ?? .unread }
+        return .unread
+    }
+
+    /// The `type`s a schema names (one or a list); empty when it names none.
+    static func types(of schema: JSON?) -> [String] {
+        if let one = schema?["type"]?.string { return [one] }
+        return schema?["type"]?.arrayValue?.compactMap(\.string) ?? []
     }
 
     // MARK: - Requests
@@ -114,10 +146,16 @@ extension APIDescription {
                     problems.append("\(operation.title) requires a body" + (types.isEmpty ? "" : " (\(types))"))
                 }
             } else if let body, let mediaType = APIOperation.mediaType(contentType, in: requestBody.content),
-                let schema = mediaType.schema,
-                let instance = Self.instance(body, contentType: contentType ?? mediaType.name)
+                let schema = mediaType.schema
             {
-                problems += validator.with(direction: .request).validate(instance, against: schema).map { "body \($0)" }
+                switch bodyValue(body, contentType: contentType ?? mediaType.name, schema: schema) {
+                case .value(let instance):
+                    problems += validator.with(direction: .request).validate(instance, against: schema).map {
+                        "body \($0)"
+                    }
+                case .notJSON: problems.append("the body is not valid JSON, as \(mediaType.name) says it is")
+                case .unread: break
+                }
             }
         }
         return problems
