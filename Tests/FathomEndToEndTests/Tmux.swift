@@ -44,16 +44,16 @@ final class Tmux {
         throw TmuxError.timedOut(waitingFor: text, screen: last)
     }
 
-    /// Waits until the prompt is back (the screen's last line ends with `>`): libedit owns the
-    /// terminal again, so keys typed now reach it rather than the terminal's own echo.
+    /// Waits until the prompt is back (the screen's last line ends with `prompt`, `>` by default):
+    /// libedit owns the terminal again, so keys typed now reach it rather than the terminal's own echo.
     @discardableResult
-    func waitForPrompt(timeout: Double = 15) throws -> String {
+    func waitForPrompt(_ prompt: String = ">", timeout: Double = 15) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var last = ""
         while Date() < deadline {
             last = try screen()
             let lines = last.split(separator: "\n").filter { !$0.allSatisfy { $0 == " " } }
-            if let line = lines.last, line.hasSuffix(">") { return last }
+            if let line = lines.last, line.hasSuffix(prompt) { return last }
             Thread.sleep(forTimeInterval: 0.05)
         }
         throw TmuxError.timedOut(waitingFor: "the prompt", screen: last)
