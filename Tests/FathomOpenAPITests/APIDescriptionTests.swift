@@ -144,7 +144,9 @@ import Testing
                 #"""
                 {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {"/count": {"post": {
                   "requestBody": {"content": {"application/octet-stream": {"schema": {"type": "object"}},
-                                              "application/x-www-form-urlencoded": {"schema": {"type": "object", "required": ["a"]}}}},
+                                              "application/x-www-form-urlencoded": {"schema": {"type": "object", "required": ["a"],
+                                                "properties": {"n": {"type": "integer", "minimum": 1}, "on": {"type": "boolean"},
+                                                               "tags": {"type": "array", "items": {"type": "integer"}}}}}}},
                   "responses": {"200": {"description": "ok", "content": {
                     "text/plain": {"schema": {"type": "integer"}},
                     "application/xml": {"schema": {"type": "string", "maxLength": 5}}}}}}}}}
@@ -153,11 +155,20 @@ import Testing
         #expect(check("text/plain", "42", count).isEmpty)
         #expect(check("text/plain", "many", count) == ["$: expected integer, got string"])
         #expect(check("application/xml", "<a>long text</a>", count).count == 1)
-        for type in ["application/octet-stream", "application/x-www-form-urlencoded"] {
-            let problems = text.checkRequest(
-                count, path: "/count", query: [], headers: [], contentType: type, body: Data([0xFF, 0x00, 0x7B]))
-            #expect(problems.isEmpty, "\(type): \(problems)")
+        func request(_ type: String, _ body: Data) -> [String] {
+            text.checkRequest(count, path: "/count", query: [], headers: [], contentType: type, body: body)
         }
+        #expect(request("application/octet-stream", Data([0xFF, 0x00, 0x7B])).isEmpty)
+        // A form is the object of its fields, each read as its property's type says.
+        let form = "application/x-www-form-urlencoded"
+        #expect(request(form, Data("a=x+y&n=3&on=true&tags=1&tags=2".utf8)).isEmpty)
+        #expect(
+            request(form, Data("n=0&on=maybe&tags=one".utf8)).sorted() == [
+                "body $.n: expected ≥ 1, got 0",
+                "body $.on: expected boolean, got string",
+                "body $.tags[0]: expected integer, got string",
+                "body $: missing required property 'a'",
+            ])
     }
 
     /// A schema that contains itself: summaries, examples and validation all end.

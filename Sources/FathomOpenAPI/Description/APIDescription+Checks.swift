@@ -43,15 +43,15 @@ extension APIDescription {
         }
     }
 
-    /// A body as its schema can be checked against it.
+    /// A body as its schema can be checked against it (a form as the object of its fields).
     enum BodyValue: Equatable {
         /// The value the schema describes: JSON parsed, text as a string.
         case value(JSON)
         /// A JSON media type whose body is not JSON.
         case notJSON
         /// A body whose shape JSON Schema does not describe as sent: XML against an object
-        /// schema (OpenAPI maps XML onto it with its `xml` object), binary, form and multipart
-        /// bodies. Its status and media type are still checked.
+        /// schema (OpenAPI maps XML onto it with its `xml` object), binary and multipart bodies.
+        /// Its status and media type are still checked.
         case unread
     }
 
@@ -74,9 +74,62 @@ extension APIDescription {
             return .value(text())
         }
         if essence.hasSuffix("/xml") || essence.hasSuffix("+xml") { return wantsText ? .value(text()) : .unread }
+        if essence == "application/x-www-form-urlencoded", !wantsText {
+            return .value(formObject(body, schema: schema))
+        }
         // A wildcard (`*/*`, `application/*`) checks what reads as JSON.
         if essence.hasSuffix("*") { return parse(body).map(BodyValue.value) ?? .unread }
         return .unread
+    }
+
+    /// A form body as the object its schema describes: each field's text read as its property's
+    /// type says (`ttl=5` an integer, `active=true` a boolean), a repeated field as an array.
+    func formObject(_ body: Data, schema: JSON) -> JSON {
+        let properties = resolved(schema)?["properties"]
+        var fields: [(name: String, values: [String])] = []
+        for pair in String(decoding: body, as: UTF8.self).split(separator: "&") where !pair.isEmpty {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map {
+                let text = $0.replacingOccurrences(of: "+", with: " ")
+                return text.removingPercentEncoding ?? text
+            }
+            let name = parts[0]
+            let value = parts.count > 1 ? parts[1] : ""
+            if let index = fields.firstIndex(where: { $0.name == name }) {
+                fields[index].values.append(value)
+            } else {
+                fields.append((name, [value]))
+            }
+        }
+        return .object(
+            fields.map { field in
+                let property = resolved(properties?[field.name])
+                let value: JSON
+                if Self.types(of: property).contains("array") {
+                    let items = resolved(property?["items"])
+                    value = .array(field.values.map { Self.formValue($0, as: Self.types(of: items)) })
+                } else if field.values.count > 1 {
+                    value = .array(field.values.map { Self.formValue($0, as: []) })
+                } else {
+                    value = Self.formValue(field.values[0], as: Self.types(of: property))
+                }
+                return JSON.Member(key: field.name, value: value)
+            })
+    }
+
+    /// A form field's text as the first of `types` it reads as; a string otherwise.
+    private static func formValue(_ text: String, as types: [String]) -> JSON {
+        for type in types {
+            switch type {
+            case "integer", "number":
+                if let number = try? JSON(parsing: Data(text.utf8)), case .number = number { return number }
+            case "boolean":
+                if text == "true" || text == "false" { return .bool(text == "true") }
+            case "null":
+                if text.isEmpty { return .null }
+            default: break
+            }
+        }
+        return .string(text)
     }
 
     /// The `type`s a schema names (one or a list); empty when it names none.
