@@ -171,6 +171,30 @@ import Testing
             ])
     }
 
+    /// An array parameter's items are checked one by one: each value of a repeated query
+    /// parameter, each comma-separated part of a path or header value.
+    @Test func arrayParametersAreCheckedItemByItem() throws {
+        let api = try APIDescription(
+            data: Data(
+                #"""
+                {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {"/items/{ids}": {"get": {
+                  "parameters": [
+                    {"name": "ids", "in": "path", "required": true, "schema": {"type": "array", "items": {"type": "integer"}}},
+                    {"name": "state", "in": "query", "schema": {"type": "array", "items": {"type": "string", "enum": ["open", "shut"]}}}],
+                  "responses": {"200": {"description": "ok"}}}}}}
+                """#.utf8), name: "arrays.json")
+        let operation = try #require(api.operations.first)
+        func problems(_ path: String, _ query: [(name: String, value: String?)]) -> [String] {
+            api.checkRequest(operation, path: path, query: query, headers: [], contentType: nil, body: nil)
+        }
+        #expect(problems("/items/1,2,3", [("state", "open"), ("state", "shut")]).isEmpty)
+        #expect(problems("/items/1,x", []) == ["path parameter 'ids' is 'x', expected an integer"])
+        #expect(
+            problems("/items/1", [("state", "open"), ("state", "ajar")]) == [
+                "query parameter 'state' is 'ajar', expected one of open, shut"
+            ])
+    }
+
     /// A schema that contains itself: summaries, examples and validation all end.
     @Test func circularReferencesEnd() throws {
         let api = try APIDescription(

@@ -242,10 +242,19 @@ extension APIDescription {
 
     /// A parameter value that is not of its schema's type or not in its enum.
     private func problem(with value: String, for parameter: APIOperation.Parameter) -> String? {
-        guard let schema = resolved(parameter.schema) else { return nil }
         let place =
             parameter.location == .header
             ? "header '\(parameter.name)'" : "\(parameter.location.rawValue) parameter '\(parameter.name)'"
+        return problem(with: value, schema: parameter.schema, place: place, location: parameter.location)
+    }
+
+    /// `value` against `schema`, read as the schema's type says. An array's items are each value
+    /// of a repeated query parameter (form style, exploded, OpenAPI's default there) or the
+    /// comma-separated parts of a path or header value (simple style).
+    private func problem(
+        with value: String, schema original: JSON?, place: String, location: APIOperation.Parameter.Location
+    ) -> String? {
+        guard let schema = resolved(original) else { return nil }
         if case .array(let allowed)? = schema["enum"] {
             let texts = allowed.map { value -> String in
                 if case .string(let text) = value { return text }
@@ -271,11 +280,20 @@ extension APIDescription {
         case "boolean":
             guard value == "true" || value == "false" else { return "\(place) is '\(value)', expected true or false" }
             instance = .bool(value == "true")
-        case "array", "object": return nil
+        case "array":
+            let items = location == .query ? [Substring(value)] : value.split(separator: ",")
+            for item in items {
+                if let problem = problem(with: String(item), schema: schema["items"], place: place, location: location)
+                {
+                    return problem
+                }
+            }
+            return nil
+        case "object": return nil
         default: instance = .string(value)
         }
         // The rest of the schema (minimum, pattern, format…) on the value as its type.
-        guard let violation = validator.validate(instance, against: parameter.schema ?? .bool(true)).first else {
+        guard let violation = validator.validate(instance, against: original ?? .bool(true)).first else {
             return nil
         }
         return "\(place) is '\(value)': \(violation.message)"
