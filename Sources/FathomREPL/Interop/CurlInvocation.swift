@@ -86,6 +86,7 @@ struct CurlInvocation: Equatable, Sendable {
         var follow = false
         var maxRedirects = 50
         var noBasic = false
+        var cookieFiles: [(header: Int, text: String)] = []
         var arguments = expand(words)[...]
 
         func value(_ flag: String) throws(CommandError) -> String {
@@ -184,8 +185,10 @@ struct CurlInvocation: Equatable, Sendable {
                     curl.add(header: "Cookie: " + cookie)
                 } else if let file = try? read(cookie) {
                     // A cookie file curl cannot read is no cookies, not an error: the same here.
-                    let pairs = try cookieFile(String(decoding: file, as: UTF8.self))
-                    if !pairs.isEmpty { curl.add(header: "Cookie: " + pairs) }
+                    // Which of its cookies go depends on the URL, known at the end of the line:
+                    // the header keeps its place until then.
+                    cookieFiles.append((curl.headers.count, String(decoding: file, as: UTF8.self)))
+                    curl.headers.append(("Cookie", ""))
                 }
             case "-r", "--range":
                 let range = try value(argument)
@@ -241,6 +244,10 @@ struct CurlInvocation: Equatable, Sendable {
                     + query.joined(separator: "&")
             }
             return url
+        }
+        for file in cookieFiles.reversed() {
+            let pairs = cookieFile(file.text, for: curl.url)
+            if pairs.isEmpty { curl.headers.remove(at: file.header) } else { curl.headers[file.header].value = pairs }
         }
         if !json.isEmpty {
             curl.body = .text(json.joined())
@@ -318,11 +325,28 @@ struct CurlInvocation: Equatable, Sendable {
         return encode(text)
     }
 
-    /// A Netscape cookie file's cookies as one `Cookie` value.
-    private static func cookieFile(_ text: String) throws(CommandError) -> String {
+    /// The cookies of a Netscape cookie file that curl sends to `url`, as one `Cookie` value:
+    /// those whose domain (and subdomains, when the file says so) and path the URL is under,
+    /// secure ones only over https, none that has expired.
+    static func cookieFile(_ text: String, for url: String, now: Date = Date()) -> String {
+        let parsed = URLComponents(string: url)
+        let host = parsed?.host?.lowercased() ?? ""
+        let path = parsed.map { $0.percentEncodedPath.isEmpty ? "/" : $0.percentEncodedPath } ?? "/"
+        let secure = parsed?.scheme?.lowercased() == "https"
         let pairs = text.split(whereSeparator: \.isNewline).compactMap { line -> String? in
+            var line = Substring(line)
+            if line.hasPrefix("#HttpOnly_") { line = line.dropFirst("#HttpOnly_".count) }
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-            guard !line.hasPrefix("#") || line.hasPrefix("#HttpOnly_"), fields.count >= 7 else { return nil }
+            guard !line.hasPrefix("#"), fields.count >= 7 else { return nil }
+            let domain = fields[0].lowercased()
+            let bare = domain.hasPrefix(".") ? String(domain.dropFirst()) : domain
+            let subdomains = fields[1].uppercased() == "TRUE" || domain.hasPrefix(".")
+            guard host == bare || (subdomains && host.hasSuffix("." + bare)) else { return nil }
+            let cookiePath = fields[2].isEmpty ? "/" : String(fields[2])
+            guard path == cookiePath || path.hasPrefix(cookiePath.hasSuffix("/") ? cookiePath : cookiePath + "/")
+            else { return nil }
+            guard !(fields[3].uppercased() == "TRUE" && !secure) else { return nil }
+            if let expiry = TimeInterval(fields[4]), expiry > 0, expiry < now.timeIntervalSince1970 { return nil }
             return "\(fields[5])=\(fields[6])"
         }
         return pairs.joined(separator: "; ")

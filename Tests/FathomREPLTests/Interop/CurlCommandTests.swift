@@ -43,6 +43,33 @@ import Testing
         #expect(search.method == .get && search.body == .text("q=1"))
     }
 
+    /// `-b FILE` sends the cookies of a Netscape cookie file that curl would send to the URL:
+    /// domain (and subdomains when the file says so), path, secure only over https, not expired.
+    @Test func aCookieFileSendsWhatMatchesTheURL() throws {
+        let file = [
+            "# Netscape HTTP Cookie File",
+            "api.test\tFALSE\t/\tFALSE\t0\tsid\tabc",
+            ".test\tTRUE\t/\tFALSE\t0\twide\t1",
+            "#HttpOnly_api.test\tFALSE\t/v1\tFALSE\t0\tscoped\t2",
+            "api.test\tFALSE\t/\tTRUE\t0\tsecure\t3",
+            "api.test\tFALSE\t/\tFALSE\t1\texpired\t4",
+            "other.test\tFALSE\t/\tFALSE\t0\telsewhere\t5",
+            "sub.api.test\tFALSE\t/\tFALSE\t0\tsub\t6",
+            "api.test\tFALSE\t/v1x\tFALSE\t0\tnear\t7",
+        ].joined(separator: "\n")
+        #expect(CurlInvocation.cookieFile(file, for: "http://api.test/v1/users") == "sid=abc; wide=1; scoped=2")
+        #expect(CurlInvocation.cookieFile(file, for: "https://api.test/") == "sid=abc; wide=1; secure=3")
+        #expect(CurlInvocation.cookieFile(file, for: "http://nowhere.example/") == "")
+        let line = try ShellWords.split("-H 'A: 1' -b jar.txt -H 'B: 2' http://api.test/v1").words
+        let sent = try CurlInvocation.parse(line) { _ in Data(file.utf8) }
+        #expect(
+            sent.headers.map { "\($0.name): \($0.value)" } == ["A: 1", "Cookie: sid=abc; wide=1; scoped=2", "B: 2"])
+        let none = try CurlInvocation.parse(try ShellWords.split("-b jar.txt http://nowhere.example").words) { _ in
+            Data(file.utf8)
+        }
+        #expect(none.headers.isEmpty)
+    }
+
     @Test func severalURLsAreEachSentWithTheSameOptions() throws {
         let line = try curl("--url-query a=1 http://a.test http://b.test/x?b=2 -H 'X: 1'")
         #expect(line.urls == ["http://a.test?a=1", "http://b.test/x?b=2&a=1"])
