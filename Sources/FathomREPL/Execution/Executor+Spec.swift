@@ -40,8 +40,7 @@ extension Executor {
     func loadSpec(_ source: String, lenient: Bool = false) async throws -> (LoadedSpec, [String]) {
         let data: Data
         let location: URL
-        let isURL = source.hasPrefix("http://") || source.hasPrefix("https://")
-        if isURL {
+        if source.hasPrefix("http://") || source.hasPrefix("https://") {
             // A key in the URL is masked in what follows (notices, errors) and saved by name.
             registerSecrets(inQueryOf: source)
             data = try await Self.fetchDescription(source, with: try await client())
@@ -55,39 +54,12 @@ extension Executor {
             data = contents
             location = URL(fileURLWithPath: path)
         }
-        // Documents its `$ref`s name are read as the description was: files, or over HTTP with
-        // the session's client settings. The session's credentials go only to the server the
-        // description came from, never to another one its author names.
-        let client = try await client()
-        let configuration = client.configuration
-        let anonymous = NetworkClient(
-            configuration: .init(
-                logger: configuration.logger, logDetail: configuration.logDetail, redactor: configuration.redactor),
-            transport: client.transport)
-        let origin = Self.origin(of: location)
+        let fetch = try await documentReader(from: location)
         let description: APIDescription
         do {
             description = try await APIDescription(
                 data: data, name: (source as NSString).lastPathComponent, location: location,
-                checkStructure: !lenient
-            ) { url in
-                if url.isFileURL {
-                    // A description from a server names documents on servers, never this machine's files.
-                    guard origin == nil else {
-                        throw DescriptionError("a description read over HTTP reads no local file")
-                    }
-                    guard let contents = FileManager.default.contents(atPath: url.path) else {
-                        throw DescriptionError("no such file")
-                    }
-                    return contents
-                }
-                do {
-                    return try await Self.fetchDescription(
-                        url.absoluteString, with: Self.origin(of: url) == origin ? client : anonymous)
-                } catch let error as CommandError {
-                    throw DescriptionError(error.message)
-                }
-            }
+                checkStructure: !lenient, fetch: fetch)
         } catch {
             throw CommandError(
                 error.message,
@@ -105,6 +77,35 @@ extension Executor {
             }
         }
         return (LoadedSpec(description: description, source: source), notes)
+    }
+
+    /// How the documents a description's `$ref`s name are read: as the description was, from
+    /// files or over HTTP with the session's client settings. The session's credentials go only
+    /// to the server the description came from, never to another one its author names, and a
+    /// description from a server reads no local file.
+    private func documentReader(from location: URL) async throws -> @Sendable (URL) async throws -> Data {
+        let client = try await client()
+        let configuration = client.configuration
+        let anonymous = NetworkClient(
+            configuration: .init(
+                logger: configuration.logger, logDetail: configuration.logDetail, redactor: configuration.redactor),
+            transport: client.transport)
+        let origin = Self.origin(of: location)
+        return { url in
+            if url.isFileURL {
+                guard origin == nil else { throw DescriptionError("a description read over HTTP reads no local file") }
+                guard let contents = FileManager.default.contents(atPath: url.path) else {
+                    throw DescriptionError("no such file")
+                }
+                return contents
+            }
+            do {
+                return try await Self.fetchDescription(
+                    url.absoluteString, with: Self.origin(of: url) == origin ? client : anonymous)
+            } catch let error as CommandError {
+                throw DescriptionError(error.message)
+            }
+        }
     }
 
     /// `scheme://host:port` of an http(s) URL; `nil` for a file.
