@@ -90,6 +90,7 @@ import Testing
         let folder = try Folder(Self.split)
         let api = try await folder.load()
         #expect(api.operationIDs == ["listUsers", "getUser"])
+        #expect(api.documents == ["paths/users.yaml", "parameters.yaml", "schemas/user.yaml", "schemas/role.yaml"])
         let list = try #require(api.operation(id: "listUsers"))
         #expect(list.parameters.map(\.name) == ["role"])
         #expect(api.enumValues(of: list.parameters[0]) == ["admin", "member"])

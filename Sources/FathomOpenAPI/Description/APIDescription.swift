@@ -19,6 +19,9 @@ public struct APIDescription: Sendable {
     public let document: JSON
     /// Where it came from, for messages: a file name or URL.
     public let name: String
+    /// The other documents its `$ref`s named (and theirs), read with it: paths from its folder,
+    /// or URLs, in the order first named. Empty for a description in one document.
+    public let documents: [String]
     /// The `openapi` field: `3.0.3`, `3.1.0`…
     public let openAPIVersion: String
     public let title: String
@@ -70,7 +73,8 @@ public struct APIDescription: Sendable {
         let (document, version, dialect) = try Self.read(data, name: name, checkStructure: checkStructure)
         let bundled = try await ExternalReferences.bundle(
             document, name: name, location: location, fetch: fetch ?? ExternalReferences.readFile)
-        try self.init(document: bundled, name: name, version: version, dialect: dialect)
+        try self.init(
+            document: bundled.document, name: name, version: version, dialect: dialect, documents: bundled.others)
     }
 
     /// The parsed text, its `openapi` version and its schema dialect, after the structure check.
@@ -113,8 +117,11 @@ public struct APIDescription: Sendable {
         return (document, version, dialect)
     }
 
-    init(document: JSON, name: String, version: String, dialect: SchemaDialect) throws(DescriptionError) {
+    init(
+        document: JSON, name: String, version: String, dialect: SchemaDialect, documents: [String] = []
+    ) throws(DescriptionError) {
         self.document = document
+        self.documents = documents
         self.name = name
         self.openAPIVersion = version
         self.dialect = dialect

@@ -33,13 +33,14 @@ struct ExternalReferences {
     ///   - location: Where the root was read from; relative references resolve against it.
     /// - Throws: ``DescriptionError`` naming the `$ref`, its place and why its document could not
     ///   be read.
+    /// - Returns: The bundled tree, and the other documents read, by the keys they went under
+    ///   (their paths from the root's folder, or URLs), in the order first named.
     static func bundle(
         _ root: JSON, name: String, location: URL, fetch: @escaping Fetch
-    ) async throws(DescriptionError)
-        -> JSON
-    {
+    ) async throws(DescriptionError) -> (document: JSON, others: [String]) {
         var bundler = ExternalReferences(name: name, fetch: fetch)
-        return try await bundler.bundle(root, location: location.absoluteURL.standardized.withoutFragment)
+        let document = try await bundler.bundle(root, location: location.absoluteURL.standardized.withoutFragment)
+        return (document, bundler.urls.dropFirst().map { bundler.keys[$0]! })
     }
 
     private init(name: String, fetch: @escaping Fetch) {

@@ -69,11 +69,14 @@ struct SpecCommand: SingleCommand, Equatable {
         }
     }
 
-    /// `Swagger Petstore 1.0.0 (OpenAPI 3.0.0, petstore.yaml): 3 operations on 2 paths`.
+    /// `Swagger Petstore 1.0.0 (OpenAPI 3.0.0, petstore.yaml): 3 operations on 2 paths`; a
+    /// description split over files says how many more it read (`openapi.yaml and 4 documents it names`).
     static func summary(_ description: APIDescription, source: String) -> String {
         let operations = description.operations.count
         let paths = description.paths.count
-        return "\(description.title) \(description.version) (OpenAPI \(description.openAPIVersion), \(source)): "
+        let others = description.documents.count
+        let files = others == 0 ? source : "\(source) and \(others) document\(others == 1 ? "" : "s") it names"
+        return "\(description.title) \(description.version) (OpenAPI \(description.openAPIVersion), \(files)): "
             + "\(operations) operation\(operations == 1 ? "" : "s") on \(paths) path\(paths == 1 ? "" : "s")"
     }
 
