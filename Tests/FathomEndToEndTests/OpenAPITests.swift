@@ -264,7 +264,7 @@ import Testing
             ["--color", "never"], script: "spec \(directory)/api/openapi.yaml\nset still here\nvars\n")
         #expect(
             missing.stderr.contains(
-                "error: openapi.yaml: cannot read schemas/role.yaml (the $ref 'role.yaml' at properties.role): no such file"
+                "error: openapi.yaml: cannot read schemas/role.yaml (the $ref 'role.yaml' at properties.role in schemas/user.yaml): no such file"
             ), "\(missing.stderr)")
         #expect(missing.stdout.contains("still = here"))
     }

@@ -148,6 +148,62 @@ import Testing
         #expect(summary.contains("n?: integer"), "\(summary)")
     }
 
+    /// `$ref` keys in examples, defaults, enums and consts are data (an API that serves JSON
+    /// Schemas has them): not read, not rewritten. A member *named* `default` — a response, a
+    /// property — is not data.
+    @Test func refsInExampleDataAreLeftAloneAndMembersNamedDefaultAreNot() async throws {
+        let folder = try Folder([
+            "openapi.yaml": """
+            openapi: 3.1.0
+            info: {title: t, version: "1"}
+            paths:
+              /schemas/{id}:
+                get:
+                  responses:
+                    "200":
+                      description: A stored schema
+                      content:
+                        application/json:
+                          schema:
+                            type: object
+                            properties:
+                              default: {$ref: "common.yaml#/Flag"}
+                              body:
+                                type: object
+                                default: {$ref: "missing-default.json"}
+                                enum: [{$ref: "missing-enum.json"}]
+                                example: {$ref: "missing-example.json"}
+                            examples: [{body: {$ref: "missing-schema-example.json"}}]
+                          examples:
+                            stored: {value: {body: {$ref: "missing-value.json"}}}
+                            shared: {$ref: "common.yaml#/Example"}
+                    default: {$ref: "common.yaml#/Error"}
+            """,
+            "common.yaml": """
+            Flag: {type: boolean}
+            Error: {description: An error, content: {application/json: {schema: {type: object, required: [message]}}}}
+            Example: {value: {$ref: "missing-shared-value.json"}}
+            """,
+        ])
+        let api = try await folder.load()
+        #expect(api.documents == ["common.yaml"])
+        let operation = try #require(api.operations.first)
+        #expect(operation.responses.map(\.status) == ["200", "default"])
+        #expect(operation.responses.last?.description == "An error")
+        func check(_ status: Int, _ body: String) -> [String] {
+            api.validateResponse(status: status, contentType: "application/json", body: Data(body.utf8), for: operation)
+                .map(\.description)
+        }
+        #expect(check(200, #"{"default": "yes"}"#) == ["$.default: expected boolean, got string"])
+        #expect(check(500, "{}") == ["$: missing required property 'message'"])
+        let media = api.document["paths"]?["/schemas/{id}"]?["get"]?["responses"]?["200"]?["content"]?[
+            "application/json"]
+        #expect(
+            media?["schema"]?["properties"]?["body"]?["example"]?["$ref"]?.string == "missing-example.json",
+            "data stays as written")
+        #expect(media?["examples"]?["stored"]?["value"]?["body"]?["$ref"]?.string == "missing-value.json")
+    }
+
     @Test func filesWithTheSameNameInDifferentFoldersStayApart() async throws {
         let folder = try Folder([
             "openapi.yaml": """

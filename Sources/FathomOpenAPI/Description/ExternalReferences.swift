@@ -10,7 +10,8 @@ import Foundation
 /// in every document is rewritten to a local pointer: `schemas/pet.yaml#/Pet` becomes
 /// `#/x-fathom-documents/schemas~1pet.yaml/Pet`, and a `#/…` written inside `pet.yaml` keeps pointing
 /// into `pet.yaml`. Each document is read once, however many `$ref`s name it, and documents
-/// that name each other end.
+/// that name each other end. A `$ref` key in data (an example, a default, an enum, a const, an
+/// Example Object's `value`) is data: it is neither read nor rewritten.
 struct ExternalReferences {
     /// The member of the root the other documents go under.
     static let member = "x-fathom-documents"
@@ -52,28 +53,48 @@ struct ExternalReferences {
         urls = [location]
         documents[location] = root
         keys[location] = ""
-        // Breadth first: each document read is searched for the documents it names in turn.
+        // The root is searched whole; another document only where `$ref`s point into it, each
+        // part read as the place that names it says (an Example Object's `value` is data there).
+        var parts: [(url: URL, fragment: String, members: Members)] = [(location, "", .keywords)]
+        var searched: Set<String> = []
         var next = 0
-        while next < urls.count {
-            let url = urls[next]
+        while next < parts.count {
+            let part = parts[next]
             next += 1
-            for (reference, place) in Self.references(in: documents[url]!) {
-                guard let target = Self.target(of: reference, from: url), documents[target] == nil else { continue }
-                guard urls.count <= Self.limit else {
-                    throw DescriptionError("\(name): its $refs reach more than \(Self.limit) documents")
+            guard searched.insert("\(part.members) \(part.url.absoluteString)#\(part.fragment)").inserted,
+                let node = APIDescription.pointer("#" + part.fragment, in: documents[part.url]!)
+            else { continue }
+            let file = part.url == location ? "" : " in \(Self.display(part.url, from: location))"
+            let start = part.fragment.split(separator: "/").map {
+                $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+            }
+            for found in Self.references(in: node, members: part.members, place: start) {
+                let fragment =
+                    found.reference.firstIndex(of: "#").map {
+                        String(found.reference[found.reference.index(after: $0)...])
+                    } ?? ""
+                guard let target = Self.target(of: found.reference, from: part.url) else {
+                    // Within this document: the root is searched whole already.
+                    if part.url != location { parts.append((part.url, fragment, found.members)) }
+                    continue
                 }
-                let data: Data
-                do {
-                    data = try await fetch(target)
-                } catch {
-                    throw DescriptionError(
-                        "\(name): cannot read \(Self.display(target, from: location)) (the $ref '\(reference)' at \(place)): \(Self.reason(error))"
-                    )
+                if documents[target] == nil {
+                    guard urls.count <= Self.limit else {
+                        throw DescriptionError("\(name): its $refs reach more than \(Self.limit) documents")
+                    }
+                    let data: Data
+                    do {
+                        data = try await fetch(target)
+                    } catch {
+                        throw DescriptionError(
+                            "\(name): cannot read \(Self.display(target, from: location)) (the $ref '\(found.reference)' at \(found.place)\(file)): \(Self.reason(error))"
+                        )
+                    }
+                    documents[target] = try DocumentText.parse(data, name: Self.display(target, from: location))
+                    urls.append(target)
+                    keys[target] = uniqueKey(for: target)
                 }
-                let document = try DocumentText.parse(data, name: Self.display(target, from: location))
-                urls.append(target)
-                documents[target] = document
-                keys[target] = uniqueKey(for: target)
+                if target != location { parts.append((target, fragment, found.members)) }
             }
         }
         guard urls.count > 1 else { return root }
@@ -97,52 +118,88 @@ struct ExternalReferences {
         return url?.absoluteURL.standardized.withoutFragment
     }
 
-    /// Every `$ref` in `document` that names another document, with its place as the document
-    /// writes it (`paths./pets.get.parameters.0`).
-    private static func references(in document: JSON) -> [(reference: String, place: String)] {
-        var found: [(String, String)] = []
-        var place: [String] = []
-        func visit(_ value: JSON) {
+    /// What an object's members are, for the walks below: keywords (where `example`, `default`,
+    /// `enum` and `const` hold data, whose `$ref` keys are data too), names (`properties`,
+    /// `responses`… where a member may be called `default` and still hold a schema or a
+    /// response), or an Example Object's, whose `value` is data.
+    enum Members {
+        case keywords, names, example
+
+        /// Members whose values are maps from names (when they are objects).
+        private static let nameMaps: Set<String> = [
+            "paths", "webhooks", "components", "schemas", "responses", "parameters", "requestBodies", "headers",
+            "securitySchemes", "links", "callbacks", "pathItems", "content", "encoding", "properties",
+            "patternProperties", "$defs", "definitions", "dependentSchemas",
+        ]
+        private static let data: Set<String> = ["example", "default", "enum", "const"]
+
+        /// How the value of `key`, a member of an object of keywords or an Example Object, is
+        /// read; `nil` when it is data, with no `$ref` to follow.
+        func child(_ key: String, _ value: JSON) -> Members? {
+            let isObject = if case .object = value { true } else { false }
+            if self == .example { return key == "value" ? nil : .keywords }
+            if Self.data.contains(key) { return nil }
+            // `examples`: Example Objects by name, or (in a schema) a list of values.
+            if key == "examples" { return isObject ? .names : nil }
+            return isObject && Self.nameMaps.contains(key) ? .names : .keywords
+        }
+
+        /// How each value of a name map is read: an Example Object in an `examples` map.
+        func entries(under key: String) -> Members { key == "examples" ? .example : .keywords }
+    }
+
+    /// Every `$ref` under `node` (read as `members`), with its place as the document writes it
+    /// (`paths./pets.get.parameters.0`) and how the object it stands for is read.
+    private static func references(
+        in node: JSON, members first: Members, place start: [String]
+    ) -> [(
+        reference: String, place: String, members: Members
+    )] {
+        var found: [(String, String, Members)] = []
+        var place = start
+        func visit(_ value: JSON, _ members: Members, _ key: String) {
             switch value {
-            case .object(let members):
-                for member in members {
-                    if member.key == "$ref", case .string(let reference) = member.value {
-                        if !reference.hasPrefix("#") {
-                            found.append((reference, place.isEmpty ? "the top" : place.joined(separator: ".")))
-                        }
-                    } else {
-                        place.append(member.key)
-                        visit(member.value)
-                        place.removeLast()
+            case .object(let fields):
+                for field in fields {
+                    if members != .names, field.key == "$ref", case .string(let reference) = field.value {
+                        found.append((reference, place.isEmpty ? "the top" : place.joined(separator: "."), members))
+                        continue
                     }
+                    let inner = members == .names ? members.entries(under: key) : members.child(field.key, field.value)
+                    guard let inner else { continue }
+                    place.append(field.key)
+                    visit(field.value, inner, field.key)
+                    place.removeLast()
                 }
             case .array(let elements):
                 for (index, element) in elements.enumerated() {
                     place.append(String(index))
-                    visit(element)
+                    visit(element, .keywords, key)
                     place.removeLast()
                 }
             default: break
             }
         }
-        visit(document)
+        visit(node, first, start.last ?? "")
         return found
     }
 
     /// `document` (read from `url`) with each `$ref` that names a pointer turned into a pointer
     /// into the bundle.
-    private func rewrite(_ value: JSON, in url: URL) -> JSON {
+    private func rewrite(_ value: JSON, in url: URL, _ members: Members = .keywords, _ key: String = "") -> JSON {
         switch value {
-        case .object(let members):
+        case .object(let fields):
             return .object(
-                members.map { member in
-                    if member.key == "$ref", case .string(let reference) = member.value {
-                        return JSON.Member(key: member.key, value: .string(local(reference, in: url)))
+                fields.map { field in
+                    if members != .names, field.key == "$ref", case .string(let reference) = field.value {
+                        return JSON.Member(key: field.key, value: .string(local(reference, in: url)))
                     }
-                    return JSON.Member(key: member.key, value: rewrite(member.value, in: url))
+                    let inner = members == .names ? members.entries(under: key) : members.child(field.key, field.value)
+                    guard let inner else { return field }
+                    return JSON.Member(key: field.key, value: rewrite(field.value, in: url, inner, field.key))
                 })
         case .array(let elements):
-            return .array(elements.map { rewrite($0, in: url) })
+            return .array(elements.map { rewrite($0, in: url, .keywords, key) })
         default:
             return value
         }
