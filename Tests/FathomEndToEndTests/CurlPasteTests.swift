@@ -1,3 +1,4 @@
+import FathomTestSupport
 import Foundation
 import Testing
 
@@ -93,6 +94,31 @@ import Testing
         )
         let broken = try FathomBinary.run(["--color", "never"], script: "import har -\n{\"log\": 3}\nvars\n")
         #expect(broken.stderr.contains("error: the paste is not a HAR log"), "\(broken.stderr)")
+    }
+
+    /// A SOCKS5 proxy, set with `proxy socks5://…` or from a curl line's `--socks5-hostname`,
+    /// carries the requests; `socks://` (SOCKS4 to curl) is one clear error, nothing sent.
+    @Test func requestsGoThroughASOCKS5Proxy() throws {
+        let server = try DemoServerProcess(accessLog: true)
+        let proxy = try TunnelProxy(.socks5)
+        defer { proxy.stop() }
+        let port = server.baseURL.split(separator: ":").last!
+        let run = try FathomBinary.run(
+            ["--color", "never"],
+            script: """
+                proxy socks5://127.0.0.1:\(proxy.port)
+                get http://localhost:\(port)/users/1
+                expect status == 200
+                proxy off
+                curl --socks5-hostname 127.0.0.1:\(proxy.port) http://127.0.0.1:\(port)/users/2
+                expect $.id == 2
+                curl -x socks://127.0.0.1:\(proxy.port) http://localhost:\(port)/users/3
+                """)
+        #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+        #expect(proxy.requests.value == ["SOCKS5 localhost:\(port)", "SOCKS5 127.0.0.1:\(port)"])
+        #expect(server.takeRequests() == ["GET /users/1", "GET /users/2"])
+        #expect(run.stderr.contains("SOCKS4 is not spoken here — socks5:// if the proxy speaks SOCKS5"))
+        #expect(!run.stderr.contains("✗ expect"))
     }
 
     /// What curl itself would do with these lines: a file part keeps its `;type=` and

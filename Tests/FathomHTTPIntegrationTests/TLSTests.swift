@@ -1,3 +1,4 @@
+import FathomTestSupport
 import Foundation
 import Testing
 

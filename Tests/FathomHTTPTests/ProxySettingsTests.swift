@@ -23,9 +23,20 @@ import Testing
                 for: try RequestURL(parsing: "http://x/")) == nil)
     }
 
+    @Test func socks5ProxiesAreReadAsCurlWritesThem() throws {
+        #expect(try ProxyServer(parsing: "socks5://p:1") == ProxyServer(host: "p", port: 1, kind: .socks5))
+        #expect(try ProxyServer(parsing: "socks5h://p") == ProxyServer(host: "p", port: 1080, kind: .socks5))
+        #expect(try ProxyServer(parsing: "p:3128").kind == .http)
+    }
+
     @Test func badProxyIsAClearError() {
-        #expect(throws: NetworkError.self) { try ProxyServer(parsing: "socks5://p:1") }
         #expect(throws: NetworkError.self) { try ProxyServer(parsing: "http://p:notaport") }
+        let socks4 = #expect(throws: NetworkError.self) { try ProxyServer(parsing: "socks://p:1080") }
+        #expect("\(socks4!)".contains("SOCKS4 is not spoken here — socks5:// if the proxy speaks SOCKS5"))
+        let credentials = #expect(throws: NetworkError.self) { try ProxyServer(parsing: "socks5://u:secret@p") }
+        #expect("\(credentials!)".contains("a SOCKS5 proxy with a user name and password is not supported"))
+        #expect(!"\(credentials!)".contains("secret"))
+        #expect(throws: NetworkError.self) { try ProxyServer(parsing: "ftp://p:1") }
     }
 
     @Test func proxyCredentialsNeverAppearInTheError() {

@@ -29,28 +29,9 @@ public final class FaultServer: Sendable {
     /// - Parameter script: What to do for a request, from its path and its whole head.
     public init(script: @escaping @Sendable (_ path: String, _ head: String) -> Action) throws {
         self.script = script
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var yes: Int32 = 1
-        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard bound == 0, listen(listener, 64) == 0 else {
-            close(listener)
-            throw POSIXError(.EADDRINUSE)
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
-        }
+        let (listener, port) = try Sockets.listener()
         self.listener = listener
-        port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = port
         let server = self
         Thread { server.acceptLoop() }.start()
     }
@@ -92,20 +73,20 @@ public final class FaultServer: Sendable {
             let path = head.split(separator: " ", maxSplits: 2).dropFirst().first.map(String.init) ?? "/"
             switch script(path, head) {
             case .write(let data, let keepAlive):
-                guard Self.send(data, on: connection), keepAlive else { return }
+                guard Sockets.send(data, on: connection), keepAlive else { return }
             case .writeThenClose(let data):
-                _ = Self.send(data, on: connection)
+                _ = Sockets.send(data, on: connection)
                 return
             case .reset:
                 var linger = linger(l_onoff: 1, l_linger: 0)
                 setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
                 return
             case .trickle(let head, let body, let chunk, let interval):
-                guard Self.send(head, on: connection) else { return }
+                guard Sockets.send(head, on: connection) else { return }
                 var offset = 0
                 while offset < body.count, !stopped.load(ordering: .relaxed) {
                     let end = min(offset + chunk, body.count)
-                    guard Self.send(body[offset..<end], on: connection) else { return }
+                    guard Sockets.send(body[offset..<end], on: connection) else { return }
                     offset = end
                     Thread.sleep(
                         forTimeInterval: Double(interval.components.attoseconds) / 1e18
@@ -157,18 +138,6 @@ public final class FaultServer: Sendable {
             rest = rest[min(start + size + 2, rest.endIndex)...]
         }
         return body
-    }
-
-    private static func send(_ data: Data, on connection: Int32) -> Bool {
-        data.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = Glibc.send(connection, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
-                if written <= 0 { return false }
-                offset += written
-            }
-            return true
-        }
     }
 }
 

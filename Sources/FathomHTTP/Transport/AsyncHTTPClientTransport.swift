@@ -187,10 +187,15 @@ public final class AsyncHTTPClientTransport: Transport {
         timeout.connect = TimeAmount(configuration.connectTimeout)
         var ahcProxy: HTTPClient.Configuration.Proxy?
         if let proxy {
-            let authorization = proxy.username.map {
-                HTTPClient.Authorization.basic(username: $0, password: proxy.password ?? "")
+            switch proxy.kind {
+            case .http:
+                let authorization = proxy.username.map {
+                    HTTPClient.Authorization.basic(username: $0, password: proxy.password ?? "")
+                }
+                ahcProxy = .server(host: proxy.host, port: proxy.port, authorization: authorization)
+            case .socks5:
+                ahcProxy = .socksServer(host: proxy.host, port: proxy.port)
             }
-            ahcProxy = .server(host: proxy.host, port: proxy.port, authorization: authorization)
         }
         var result = HTTPClient.Configuration(
             tlsConfiguration: tls,

@@ -2,28 +2,44 @@ import Foundation
 
 /// An HTTP proxy server.
 public struct ProxyServer: Hashable, Sendable, CustomStringConvertible {
+    /// The protocol spoken to the proxy.
+    public enum Kind: String, Hashable, Sendable {
+        /// An HTTP proxy: `CONNECT` for https, absolute URLs for http; basic credentials allowed.
+        case http
+        /// A SOCKS5 proxy (RFC 1928), without credentials: host names are resolved by the proxy.
+        case socks5
+    }
+
     public var host: String
     public var port: Int
     public var username: String?
     public var password: String?
+    public var kind: Kind
 
-    public init(host: String, port: Int, username: String? = nil, password: String? = nil) {
+    public init(host: String, port: Int, username: String? = nil, password: String? = nil, kind: Kind = .http) {
         self.host = host
         self.port = port
         self.username = username
         self.password = password
+        self.kind = kind
     }
 
-    /// Parses `http://[user:pass@]host[:port]` (scheme optional; port 80 by default, as curl assumes 1080
-    /// only for SOCKS).
+    /// Parses `http://[user:pass@]host[:port]` (scheme optional; port 80 by default) or
+    /// `socks5://host[:port]` (`socks5h://` alike; port 1080 by default), as curl reads them.
     public init(parsing text: String) throws(NetworkError) {
         // Errors show the text with the proxy's credentials masked.
         let shown = RequestURL.maskingCredentials(text.contains("://") ? text : "http://" + text)
         var rest = Substring(text.trimmingWhitespace())
+        var kind = Kind.http
         if let schemeEnd = rest.range(of: "://") {
-            let scheme = rest[..<schemeEnd.lowerBound].lowercased()
-            guard scheme == "http" || scheme == "https" else {
-                throw .invalidURL(shown, reason: "unsupported proxy scheme '\(scheme)' (expected http)")
+            switch rest[..<schemeEnd.lowerBound].lowercased() {
+            case "http", "https": kind = .http
+            case "socks5", "socks5h": kind = .socks5
+            case "socks", "socks4", "socks4a":
+                throw .invalidURL(
+                    shown, reason: "SOCKS4 is not spoken here — socks5:// if the proxy speaks SOCKS5, or an http proxy")
+            case let scheme:
+                throw .invalidURL(shown, reason: "unsupported proxy scheme '\(scheme)' (expected http or socks5)")
             }
             rest = rest[schemeEnd.upperBound...]
         }
@@ -36,8 +52,11 @@ public struct ProxyServer: Hashable, Sendable, CustomStringConvertible {
             password = credentials.count > 1 ? PercentEncoding.decode(String(credentials[1])) : nil
             rest = rest[rest.index(after: at)...]
         }
+        if kind == .socks5, username != nil {
+            throw .invalidURL(shown, reason: "a SOCKS5 proxy with a user name and password is not supported")
+        }
         var host = String(rest)
-        var port = 80
+        var port = kind == .socks5 ? 1080 : 80
         if let colon = rest.lastIndex(of: ":"), !rest.hasSuffix("]") {
             host = String(rest[..<colon])
             guard let parsed = Int(rest[rest.index(after: colon)...]), (1...65535).contains(parsed) else {
@@ -46,10 +65,10 @@ public struct ProxyServer: Hashable, Sendable, CustomStringConvertible {
             port = parsed
         }
         guard !host.isEmpty else { throw .invalidURL(shown, reason: "missing proxy host") }
-        self.init(host: host, port: port, username: username, password: password)
+        self.init(host: host, port: port, username: username, password: password, kind: kind)
     }
 
-    public var description: String { "\(host):\(port)" }
+    public var description: String { kind == .socks5 ? "socks5://\(host):\(port)" : "\(host):\(port)" }
 }
 
 /// Which proxy, if any, a request goes through.

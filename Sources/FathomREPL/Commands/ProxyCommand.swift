@@ -1,9 +1,10 @@
 import FathomHTTP
 
-/// `proxy [URL|off]`: an HTTP proxy for every request (its password a secret).
+/// `proxy [URL|off]`: an HTTP or SOCKS5 proxy for every request (an HTTP proxy's password a secret).
 struct ProxyCommand: SingleCommand, Equatable {
     static let spec = CommandSpec(
-        name: "proxy", synopsis: "proxy [URL|off]", summary: "send requests through an HTTP proxy",
+        name: "proxy", synopsis: "proxy [URL|off]", summary: "send requests through an HTTP or SOCKS5 proxy",
+        details: "http://[user:password@]host[:port], or socks5://host[:port] (the proxy resolves host names).",
         completion: .words(["off"]), group: .client)
 
     var setting: Setting<String>

@@ -66,7 +66,8 @@ struct CurlInvocation: Equatable, Sendable {
         "-X", "--request", "-H", "--header", "-d", "--data", "--data-raw", "--data-binary", "--data-ascii",
         "--data-urlencode", "--json", "-F", "--form", "--form-string", "--url", "--url-query", "-u", "--user",
         "--oauth2-bearer", "-b", "--cookie", "-A", "--user-agent", "-e", "--referer", "-T", "--upload-file",
-        "--max-redirs", "-m", "--max-time", "--connect-timeout", "-x", "--proxy", "-r", "--range",
+        "--max-redirs", "-m", "--max-time", "--connect-timeout", "-x", "--proxy", "--socks5", "--socks5-hostname",
+        "-r", "--range",
     ]
 
     /// Reads `words`, the arguments after `curl`.
@@ -221,6 +222,9 @@ struct CurlInvocation: Equatable, Sendable {
                 _ = try value(argument)
                 curl.ignoredFlags.append(argument)
             case "-x", "--proxy": curl.proxy = try value(argument)
+            case "--socks5", "--socks5-hostname":
+                let proxy = try value(argument)
+                curl.proxy = proxy.contains("://") ? proxy : "socks5://" + proxy
             default:
                 throw CommandError(
                     "curl option \(argument) is not taken", hint: "remove it, or set what it does with a Fathom command"
