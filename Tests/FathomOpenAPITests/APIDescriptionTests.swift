@@ -93,10 +93,15 @@ import Testing
                 == "broken.yaml: paths./pets: Expected to find `responses` key for the GET endpoint under `/pets` but it is missing",
             "\(String(describing: broken))")
         #expect(broken?.isStructural == true && swagger?.isStructural == false)
-        #expect(throws: DescriptionError.self) {
+        let cut = #expect(throws: DescriptionError.self) {
             try APIDescription(data: Data("{\"openapi\": ".utf8), name: "cut.json")
         }
+        #expect(cut?.message.hasPrefix("cut.json is not valid JSON: ") == true, "\(String(describing: cut))")
         #expect(throws: DescriptionError.self) { try APIDescription(data: Data("a: [".utf8), name: "cut.yaml") }
+        // YAML's flow style opens with `{` too, and is read as the YAML it is.
+        let flow = try APIDescription(
+            data: Data(#"{openapi: 3.0.3, info: {title: flow, version: "1"}, paths: {}}"#.utf8), name: "flow.yaml")
+        #expect(flow.title == "flow")
     }
 
     /// 3.1's boolean schemas pass the structure check wherever JSON Schema allows them (OpenAPIKit

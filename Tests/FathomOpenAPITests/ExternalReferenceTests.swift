@@ -204,6 +204,48 @@ import Testing
         #expect(media?["examples"]?["stored"]?["value"]?["body"]?["$ref"]?.string == "missing-value.json")
     }
 
+    /// A discriminator's mapping may name files too (split descriptions write it so): those are
+    /// read and pointed at like any `$ref`, and the discriminator picks the schema they hold.
+    @Test func aDiscriminatorsMappingToOtherFilesIsFollowed() async throws {
+        let folder = try Folder([
+            "openapi.yaml": """
+            openapi: 3.0.3
+            info: {title: t, version: "1"}
+            paths:
+              /pets/{id}:
+                get:
+                  responses:
+                    "200":
+                      description: A pet
+                      content:
+                        application/json:
+                          schema:
+                            oneOf: [{$ref: "pets/dog.yaml"}, {$ref: "pets/cat.yaml"}]
+                            discriminator:
+                              propertyName: kind
+                              mapping: {dog: pets/dog.yaml, cat: "./pets/cat.yaml", bird: "#/components/schemas/Bird"}
+            components:
+              schemas:
+                Bird: {type: object, required: [kind, wings], properties: {kind: {type: string}, wings: {type: integer}}}
+            """,
+            "pets/dog.yaml":
+                "{type: object, required: [kind, bark], properties: {kind: {type: string}, bark: {type: boolean}}}",
+            "pets/cat.yaml":
+                "{type: object, required: [kind, meow], properties: {kind: {type: string}, meow: {type: boolean}}}",
+        ])
+        let api = try await folder.load()
+        let operation = try #require(api.operations.first)
+        func check(_ body: String) -> [String] {
+            api.validateResponse(status: 200, contentType: "application/json", body: Data(body.utf8), for: operation)
+                .map(\.description)
+        }
+        #expect(check(#"{"kind": "dog", "bark": true}"#).isEmpty)
+        #expect(check(#"{"kind": "cat", "meow": false}"#).isEmpty)
+        #expect(check(#"{"kind": "bird", "wings": 2}"#).isEmpty)
+        #expect(check(#"{"kind": "dog", "bark": "loud"}"#) == ["$.bark: expected boolean, got string"])
+        #expect(ExternalReferences.isMappingReference("Dog") == false)
+    }
+
     @Test func filesWithTheSameNameInDifferentFoldersStayApart() async throws {
         let folder = try Folder([
             "openapi.yaml": """

@@ -83,7 +83,7 @@ public struct APIDescription: Sendable {
     ) throws(DescriptionError) -> (
         JSON, String, SchemaDialect
     ) {
-        let document = try DocumentText.parse(data, name: name)
+        let (document, wasJSON) = try DocumentText.read(data, name: name)
         guard case .object = document else {
             throw DescriptionError("\(name) is not an OpenAPI description: not an object")
         }
@@ -108,7 +108,7 @@ public struct APIDescription: Sendable {
             // and so is a 3.1 document with boolean schemas, written as the objects OpenAPIKit reads.
             let objects = dialect == .draft2020_12 ? BooleanSchemas.asObjects(in: document) : nil
             let json =
-                objects == nil && DocumentText.isJSON(data) && !data.starts(with: [0xEF, 0xBB, 0xBF])
+                objects == nil && wasJSON && !data.starts(with: [0xEF, 0xBB, 0xBF])
                 ? data : Data((objects ?? document).formatted(.compactText).utf8)
             let problem =
                 dialect == .openAPI30 ? StructureCheck30.problem(in: json) : StructureCheck31.problem(in: json)

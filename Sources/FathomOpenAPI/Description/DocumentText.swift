@@ -19,28 +19,39 @@ enum DocumentText {
     }
 
     static func parse(_ data: Data, name: String) throws(DescriptionError) -> JSON {
+        try read(data, name: name).value
+    }
+
+    /// The text's value, and whether it was read as JSON (rather than as YAML).
+    static func read(_ data: Data, name: String) throws(DescriptionError) -> (value: JSON, wasJSON: Bool) {
         var bytes = data
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        var jsonError: DescriptionError?
         if isJSON(bytes) {
             do {
-                return try JSON(parsing: bytes)
+                return (try JSON(parsing: bytes), true)
             } catch {
-                throw DescriptionError("\(name) is not valid JSON: \(error)")
+                jsonError = DescriptionError("\(name) is not valid JSON: \(error)")
             }
         }
         guard let text = String(data: bytes, encoding: .utf8) else {
-            throw DescriptionError("\(name) is neither JSON nor UTF-8 YAML")
+            throw jsonError ?? DescriptionError("\(name) is neither JSON nor UTF-8 YAML")
         }
+        // Text that opens with `{` but is not JSON may be YAML's flow style (`{type: object}`):
+        // read as YAML, and if that fails too, the error is JSON's unless the file says YAML.
+        let saysYAML = [".yaml", ".yml"].contains { name.lowercased().hasSuffix($0) }
         let node: Node?
         do {
             node = try Yams.compose(yaml: text)
         } catch let error as YamlError {
+            if let jsonError, !saysYAML { throw jsonError }
             throw DescriptionError("\(name) is not valid YAML: \(Self.describe(error))")
         } catch {
+            if let jsonError, !saysYAML { throw jsonError }
             throw DescriptionError("\(name) is not valid YAML: \(error)")
         }
         guard let node else { throw DescriptionError("\(name) is empty") }
-        return try json(node, name: name)
+        return (try json(node, name: name), false)
     }
 
     private static func describe(_ error: YamlError) -> String {

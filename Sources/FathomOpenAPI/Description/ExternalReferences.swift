@@ -106,6 +106,12 @@ struct ExternalReferences {
         return .object(members)
     }
 
+    /// Whether a discriminator's mapping value is a reference (`#/components/schemas/Dog`,
+    /// `schemas/dog.yaml`) rather than a schema's name (`Dog`).
+    static func isMappingReference(_ value: String) -> Bool {
+        value.contains("#") || value.contains("/") || [".json", ".yaml", ".yml"].contains { value.hasSuffix($0) }
+    }
+
     /// The document a `$ref` written in `base` names, when it is another one.
     private static func target(of reference: String, from base: URL) -> URL? {
         let document = String(reference.prefix { $0 != "#" })
@@ -165,6 +171,16 @@ struct ExternalReferences {
                         found.append((reference, place.isEmpty ? "the top" : place.joined(separator: "."), members))
                         continue
                     }
+                    if key == "discriminator", field.key == "mapping", case .object(let mapping) = field.value {
+                        for entry in mapping {
+                            guard case .string(let reference) = entry.value, Self.isMappingReference(reference) else {
+                                continue
+                            }
+                            found.append(
+                                (reference, (place + ["mapping", entry.key]).joined(separator: "."), .keywords))
+                        }
+                        continue
+                    }
                     let inner = members == .names ? members.entries(under: key) : members.child(field.key, field.value)
                     guard let inner else { continue }
                     place.append(field.key)
@@ -193,6 +209,16 @@ struct ExternalReferences {
                 fields.map { field in
                     if members != .names, field.key == "$ref", case .string(let reference) = field.value {
                         return JSON.Member(key: field.key, value: .string(local(reference, in: url)))
+                    }
+                    if key == "discriminator", field.key == "mapping", case .object(let mapping) = field.value {
+                        return JSON.Member(
+                            key: field.key,
+                            value: .object(
+                                mapping.map { entry in
+                                    guard case .string(let reference) = entry.value, Self.isMappingReference(reference)
+                                    else { return entry }
+                                    return JSON.Member(key: entry.key, value: .string(local(reference, in: url)))
+                                }))
                     }
                     let inner = members == .names ? members.entries(under: key) : members.child(field.key, field.value)
                     guard let inner else { return field }
