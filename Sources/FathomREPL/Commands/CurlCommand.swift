@@ -94,6 +94,7 @@ struct CurlCommand: SingleCommand, Equatable {
         let drafts = curl.urls.map { url in
             var one = draft
             one.target = url
+            one.headers = curl.headers(for: url).map { Draft.Header(name: $0.name, value: $0.value) }
             return one
         }
         var changed: [String] = []

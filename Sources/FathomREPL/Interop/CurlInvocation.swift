@@ -20,7 +20,12 @@ struct CurlInvocation: Equatable, Sendable {
     var urls: [String] = []
     /// The first URL.
     var url: String { urls.first ?? "" }
+    /// The headers sent to the first URL; ``headers(for:)`` gives another URL's (a cookie file's
+    /// cookies depend on the URL).
     var headers: [(name: String, value: String)] = []
+    /// The headers as the line gives them, a cookie file's `Cookie` header empty where it goes.
+    private var written: [(name: String, value: String)] = []
+    private var cookieFiles: [(header: Int, text: String)] = []
     var body: Body = .none
     /// `-u USER[:PASS]`.
     var user: (name: String, password: String?)?
@@ -34,6 +39,17 @@ struct CurlInvocation: Equatable, Sendable {
     /// curl takes `host:port` for an HTTP proxy; Fathom's setting is a URL.
     static func proxyURL(_ given: String) -> String {
         given.contains("://") ? given : "http://" + given
+    }
+
+    /// The headers curl sends to `url`: a cookie file gives the cookies that match it, or no
+    /// `Cookie` header when none does.
+    func headers(for url: String) -> [(name: String, value: String)] {
+        var headers = written
+        for file in cookieFiles.reversed() {
+            let pairs = Self.cookieFile(file.text, for: url)
+            if pairs.isEmpty { headers.remove(at: file.header) } else { headers[file.header].value = pairs }
+        }
+        return headers
     }
     /// Flags that only shape curl's own output, accepted and named in one note.
     var outputFlags: [String] = []
@@ -87,7 +103,6 @@ struct CurlInvocation: Equatable, Sendable {
         var follow = false
         var maxRedirects = 50
         var noBasic = false
-        var cookieFiles: [(header: Int, text: String)] = []
         var arguments = expand(words)[...]
 
         func value(_ flag: String) throws(CommandError) -> String {
@@ -188,7 +203,7 @@ struct CurlInvocation: Equatable, Sendable {
                     // A cookie file curl cannot read is no cookies, not an error: the same here.
                     // Which of its cookies go depends on the URL, known at the end of the line:
                     // the header keeps its place until then.
-                    cookieFiles.append((curl.headers.count, String(decoding: file, as: UTF8.self)))
+                    curl.cookieFiles.append((curl.headers.count, String(decoding: file, as: UTF8.self)))
                     curl.headers.append(("Cookie", ""))
                 }
             case "-r", "--range":
@@ -249,10 +264,6 @@ struct CurlInvocation: Equatable, Sendable {
             }
             return url
         }
-        for file in cookieFiles.reversed() {
-            let pairs = cookieFile(file.text, for: curl.url)
-            if pairs.isEmpty { curl.headers.remove(at: file.header) } else { curl.headers[file.header].value = pairs }
-        }
         if !json.isEmpty {
             curl.body = .text(json.joined())
             curl.addDefault(header: "Content-Type", "application/json")
@@ -276,6 +287,8 @@ struct CurlInvocation: Equatable, Sendable {
         curl.method = method.map { HTTPMethod(rawValue: $0) } ?? defaultMethod
         if noBasic { curl.user = nil }
         curl.redirects = follow ? maxRedirects : nil
+        curl.written = curl.headers
+        curl.headers = curl.headers(for: curl.url)
         return curl
     }
 

@@ -132,7 +132,7 @@ public enum Importer {
         // One request per URL, as curl sends them.
         for url in invocation.urls {
             var request = Request(title: nil, method: invocation.method.rawValue, url: url)
-            request.headers = invocation.headers
+            request.headers = invocation.headers(for: url)
             switch invocation.body {
             case .none: break
             case .text(let text): request.body = .text(text)

@@ -68,6 +68,15 @@ import Testing
             Data(file.utf8)
         }
         #expect(none.headers.isEmpty)
+        // Several URLs: each gets the cookies that match it.
+        let two = try CurlInvocation.parse(
+            try ShellWords.split("-b jar.txt --json '{}' http://nowhere.example https://api.test/").words
+        ) { _ in Data(file.utf8) }
+        #expect(two.headers(for: two.urls[0]).map(\.name) == ["Content-Type", "Accept"])
+        #expect(
+            two.headers(for: two.urls[1]).map { "\($0.name): \($0.value)" } == [
+                "Cookie: sid=abc; wide=1; secure=3", "Content-Type: application/json", "Accept: application/json",
+            ])
     }
 
     @Test func severalURLsAreEachSentWithTheSameOptions() throws {
