@@ -83,6 +83,10 @@ import Testing
         tally.passed += formats.passed
         tally.failed += formats.failed
         print("JSON Schema Test Suite \(folder) (optional, formats asserted): \(tally.passed) of \(tally.total) pass")
+        // FATHOM_SUITE_DETAIL=1 lists each optional case that fails, for whoever takes one on.
+        if ProcessInfo.processInfo.environment["FATHOM_SUITE_DETAIL"] != nil {
+            for failure in tally.failed { print("  ✗ \(failure)") }
+        }
         #expect(tally.total > 0)
     }
 }

@@ -234,12 +234,13 @@ final class PatternCache: @unchecked Sendable {
     private let lock = NSLock()
     private var compiled: [String: NSRegularExpression?] = [:]
 
-    /// The pattern as an ICU regular expression (close to ECMA-262's); `nil` when it does not compile.
+    /// An ECMA-262 pattern as an ICU regular expression that means the same (``ECMAPattern``);
+    /// `nil` when it does not compile.
     func regex(_ pattern: String) -> NSRegularExpression? {
         lock.lock()
         defer { lock.unlock() }
         if let known = compiled[pattern] { return known }
-        let regex = try? NSRegularExpression(pattern: pattern)
+        let regex = try? NSRegularExpression(pattern: ECMAPattern.icu(pattern))
         compiled[pattern] = regex
         return regex
     }

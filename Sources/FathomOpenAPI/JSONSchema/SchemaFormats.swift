@@ -25,7 +25,7 @@ enum SchemaFormats {
         case "ipv6": valid = isIPv6(text)
         case "hostname": valid = isHostname(text)
         case "byte": valid = Data(base64Encoded: text) != nil
-        case "regex": valid = (try? NSRegularExpression(pattern: text)) != nil
+        case "regex": valid = (try? NSRegularExpression(pattern: ECMAPattern.icu(text))) != nil
         default: return nil
         }
         return valid ? nil : "expected a valid \(format), got \(SchemaEvaluation.short(.string(text)))"

@@ -1,0 +1,28 @@
+import FathomJSON
+import Foundation
+import Testing
+
+@testable import FathomOpenAPI
+
+/// `pattern`s mean what ECMA-262 says, not what ICU would read in them.
+@Suite struct ECMAPatternTests {
+    func matches(_ pattern: String, _ text: String) -> Bool {
+        let validator = SchemaValidator(
+            schema: .object([JSON.Member(key: "pattern", value: .string(pattern))]), dialect: .draft2020_12)
+        return validator.validate(.string(text)).isEmpty
+    }
+
+    @Test func classEscapesAreASCIIAsECMASays() {
+        #expect(matches(#"^\d+$"#, "2026") && !matches(#"^\d+$"#, "߀߀"))
+        #expect(matches(#"^\D$"#, "߀") && matches(#"^\W$"#, "é"))
+        #expect(matches(#"^[\w-]+$"#, "a_b-9") && !matches(#"^[\w-]+$"#, "é"))
+        #expect(matches(#"^\s$"#, "\u{FEFF}") && matches(#"^[^\S]$"#, "\u{0B}"))
+        #expect(matches(#"^a\.b$"#, "a.b") && !matches(#"^a\.b$"#, "axb"))
+    }
+
+    @Test func emptyClassesMatchNothingOrAnything() {
+        #expect(ECMAPattern.icu("a[]b") == "a(?!)b" && !matches("a[]b", "ab"))
+        #expect(matches("^[^]$", "\n"))
+        #expect(ECMAPattern.icu(#"[\]a]"#) == #"[\]a]"#)
+    }
+}
