@@ -111,10 +111,20 @@ enum SchemaFormats {
         guard let at = text.lastIndex(of: "@") else { return false }
         let local = text[..<at]
         let domain = text[text.index(after: at)...]
-        guard !local.isEmpty, !domain.isEmpty, !local.hasPrefix("."), !local.hasSuffix("."), !local.contains(".."),
-            !text.contains(where: { $0.isWhitespace })
+        guard !local.isEmpty, !domain.isEmpty, !domain.contains(where: { $0.isWhitespace }) else { return false }
+        // A quoted local part (RFC 5321) may hold spaces and dots as it likes.
+        let quoted = local.count >= 2 && local.hasPrefix("\"") && local.hasSuffix("\"")
+        guard
+            quoted
+                || (!local.hasPrefix(".") && !local.hasSuffix(".") && !local.contains("..")
+                    && !local.contains(where: { $0.isWhitespace }))
         else { return false }
-        if domain.hasPrefix("[") { return domain.hasSuffix("]") }
+        if domain.hasPrefix("[") {
+            // An address literal: `[192.0.2.1]` or `[IPv6:2001:db8::1]`.
+            guard domain.hasSuffix("]") else { return false }
+            let address = String(domain.dropFirst().dropLast())
+            return address.lowercased().hasPrefix("ipv6:") ? isIPv6(String(address.dropFirst(5))) : isIPv4(address)
+        }
         return isHostname(String(domain))
     }
 

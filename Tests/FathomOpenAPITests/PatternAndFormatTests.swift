@@ -4,8 +4,8 @@ import Testing
 
 @testable import FathomOpenAPI
 
-/// `pattern`s mean what ECMA-262 says, not what ICU would read in them.
-@Suite struct ECMAPatternTests {
+/// `pattern`s mean what ECMA-262 says, not what ICU would read in them; formats take what RFCs allow.
+@Suite struct PatternAndFormatTests {
     func matches(_ pattern: String, _ text: String) -> Bool {
         let validator = SchemaValidator(
             schema: .object([JSON.Member(key: "pattern", value: .string(pattern))]), dialect: .draft2020_12)
@@ -24,5 +24,14 @@ import Testing
         #expect(ECMAPattern.icu("a[]b") == "a(?!)b" && !matches("a[]b", "ab"))
         #expect(matches("^[^]$", "\n"))
         #expect(ECMAPattern.icu(#"[\]a]"#) == #"[\]a]"#)
+    }
+
+    /// Formats that real data uses and the validator must not refuse: quoted local parts, address
+    /// literals.
+    @Test func emailsWithQuotedLocalPartsAndAddressLiterals() {
+        #expect(SchemaFormats.isEmail(#""joe bloggs"@example.com"#))
+        #expect(SchemaFormats.isEmail("joe@[127.0.0.1]") && !SchemaFormats.isEmail("joe@[127.0.0.300]"))
+        #expect(SchemaFormats.isEmail("joe@[IPv6:::1]"))
+        #expect(!SchemaFormats.isEmail("joe..bloggs@example.com") && !SchemaFormats.isEmail("joe bloggs@example.com"))
     }
 }
