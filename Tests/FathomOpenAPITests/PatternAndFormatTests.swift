@@ -34,4 +34,20 @@ import Testing
         #expect(SchemaFormats.isEmail("joe@[IPv6:::1]"))
         #expect(!SchemaFormats.isEmail("joe..bloggs@example.com") && !SchemaFormats.isEmail("joe bloggs@example.com"))
     }
+
+    @Test func durationsPointersAndTemplates() {
+        for good in ["P3D", "PT1H30M", "P1Y2M", "P4W", "P1Y2M3DT4H5M6S"] {
+            #expect(SchemaFormats.isDuration(good), "\(good)")
+        }
+        for bad in ["P", "PT", "P1Y2D", "PT1H5S", "P1D2M", "1D", "P1W2D"] {
+            #expect(!SchemaFormats.isDuration(bad), "\(bad)")
+        }
+        #expect(SchemaFormats.isJSONPointer("/a~1b/0") && SchemaFormats.isJSONPointer(""))
+        #expect(!SchemaFormats.isJSONPointer("a") && !SchemaFormats.isJSONPointer("/a~2"))
+        #expect(SchemaFormats.isRelativeJSONPointer("1/a") && SchemaFormats.isRelativeJSONPointer("0#"))
+        #expect(!SchemaFormats.isRelativeJSONPointer("01/a") && !SchemaFormats.isRelativeJSONPointer("/a"))
+        #expect(SchemaFormats.isURITemplate("https://api.test/users{/id}{?page,per_page}{&q*}"))
+        #expect(!SchemaFormats.isURITemplate("/users/{id") && !SchemaFormats.isURITemplate("/a b/{x}"))
+        #expect(!SchemaFormats.isURITemplate("{x:0}") && !SchemaFormats.isURITemplate("{a..b}"))
+    }
 }

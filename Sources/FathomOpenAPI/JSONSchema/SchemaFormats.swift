@@ -26,6 +26,10 @@ enum SchemaFormats {
         case "hostname": valid = isHostname(text)
         case "byte": valid = Data(base64Encoded: text) != nil
         case "regex": valid = (try? NSRegularExpression(pattern: ECMAPattern.icu(text))) != nil
+        case "duration": valid = isDuration(text)
+        case "json-pointer": valid = isJSONPointer(text)
+        case "relative-json-pointer": valid = isRelativeJSONPointer(text)
+        case "uri-template": valid = isURITemplate(text)
         default: return nil
         }
         return valid ? nil : "expected a valid \(format), got \(SchemaEvaluation.short(.string(text)))"
@@ -126,6 +130,111 @@ enum SchemaFormats {
             return address.lowercased().hasPrefix("ipv6:") ? isIPv6(String(address.dropFirst(5))) : isIPv4(address)
         }
         return isHostname(String(domain))
+    }
+
+    /// An ISO 8601 duration as RFC 3339's appendix A has it: `P3D`, `PT1H30M`, `P1Y2M`, `P4W`.
+    static func isDuration(_ text: String) -> Bool {
+        guard text.hasPrefix("P"), text.allSatisfy(\.isASCII) else { return false }
+        let body = text.dropFirst()
+        if body.hasSuffix("W") { return body.count > 1 && body.dropLast().allSatisfy(\.isNumber) }
+        let parts = body.split(separator: "T", maxSplits: 1, omittingEmptySubsequences: false)
+        // Each part: numbers each followed by a unit; the units in order with none skipped after
+        // the first (`P1Y2D` lacks its month, `PT1H5S` its minutes).
+        func valid(_ part: Substring, units: [Character]) -> Bool {
+            var next: Int?
+            var digits = 0
+            for character in part {
+                if character.isNumber {
+                    digits += 1
+                    continue
+                }
+                guard digits > 0, let index = units.firstIndex(of: character), next == nil || index == next
+                else { return false }
+                next = index + 1
+                digits = 0
+            }
+            return digits == 0
+        }
+        let date = parts[0]
+        guard valid(date, units: ["Y", "M", "D"]) else { return false }
+        if parts.count == 2 {
+            return !parts[1].isEmpty && valid(parts[1], units: ["H", "M", "S"])
+        }
+        return !date.isEmpty
+    }
+
+    /// RFC 6901: empty, or `/`-led tokens where `~` is only `~0` or `~1`.
+    static func isJSONPointer(_ text: String) -> Bool {
+        guard text.isEmpty || text.hasPrefix("/") else { return false }
+        var characters = text.makeIterator()
+        while let character = characters.next() {
+            if character == "~" {
+                guard let next = characters.next(), next == "0" || next == "1" else { return false }
+            }
+        }
+        return true
+    }
+
+    /// A relative JSON pointer: a non-negative integer (no leading zero), an optional `+N`/`-N`
+    /// index adjustment, then `#` or a JSON pointer.
+    static func isRelativeJSONPointer(_ text: String) -> Bool {
+        let digits = text.prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty, digits == "0" || !digits.hasPrefix("0") else { return false }
+        var rest = text.dropFirst(digits.count)
+        if let sign = rest.first, sign == "+" || sign == "-" {
+            let offset = rest.dropFirst().prefix { $0.isASCII && $0.isNumber }
+            guard !offset.isEmpty, offset == "0" || !offset.hasPrefix("0") else { return false }
+            rest = rest.dropFirst(1 + offset.count)
+        }
+        return rest == "#" || isJSONPointer(String(rest))
+    }
+
+    /// RFC 6570: braces paired, not nested, each holding variable names (an operator first);
+    /// literals without spaces, controls or `"<>\^`|` (an apostrophe is allowed, as the RFC's
+    /// errata have it).
+    static func isURITemplate(_ text: String) -> Bool {
+        var inside = false
+        var expression = ""
+        for character in text {
+            if !inside, character != "{",
+                character.isWhitespace || "\"<>\\^`|".contains(character)
+                    || character.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            {
+                return false
+            }
+            switch (character, inside) {
+            case ("{", false): inside = true
+            case ("{", true), ("}", false): return false
+            case ("}", true):
+                var body = Substring(expression)
+                if let first = body.first, "+#./;?&=,!@|".contains(first) { body = body.dropFirst() }
+                let names = body.split(separator: ",", omittingEmptySubsequences: false)
+                guard !names.isEmpty,
+                    names.allSatisfy({ name in
+                        var name = name
+                        if name.hasSuffix("*") {
+                            name = name.dropLast()
+                        } else if let colon = name.firstIndex(of: ":") {
+                            let length = name[name.index(after: colon)...]
+                            guard !length.isEmpty, length.count <= 4, !length.hasPrefix("0"),
+                                length.allSatisfy({ $0.isASCII && $0.isNumber })
+                            else { return false }
+                            name = name[..<colon]
+                        }
+                        // Names of letters, digits, `_` and escapes, joined by single dots.
+                        return name.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { part in
+                            !part.isEmpty
+                                && part.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "%" }
+                        }
+                    })
+                else { return false }
+                inside = false
+                expression = ""
+            case (_, true): expression.append(character)
+            default: break
+            }
+        }
+        return !inside
     }
 
     static func isUUID(_ text: String) -> Bool {
