@@ -274,38 +274,29 @@ import Testing
     }
 
     @Test func aDocumentThatCannotBeReadIsOneErrorNamingTheRefAndItsPlace() async throws {
-        let folder = try Folder([
-            "openapi.yaml": """
-            openapi: 3.0.3
-            info: {title: t, version: "1"}
-            paths:
-              /pets:
-                get:
-                  responses:
-                    "200": {description: ok, content: {application/json: {schema: {$ref: "schemas/pet.yaml#/Pet"}}}}
-            """,
-            "broken.yaml": "type: [unterminated",
-        ])
+        // A root whose one response schema is `reference`, beside `files`.
+        func folder(_ reference: String, _ files: [String: String] = [:]) throws -> Folder {
+            try Folder(
+                files.merging([
+                    "openapi.yaml": """
+                    openapi: 3.0.3
+                    info: {title: t, version: "1"}
+                    paths:
+                      /pets:
+                        get:
+                          responses:
+                            "200": {description: ok, content: {application/json: {schema: {$ref: "\(reference)"}}}}
+                    """
+                ]) { $1 })
+        }
         await #expect {
-            try await folder.load()
+            try await folder("schemas/pet.yaml#/Pet").load()
         } throws: { error in
             "\(error)"
                 == "openapi.yaml: cannot read schemas/pet.yaml (the $ref 'schemas/pet.yaml#/Pet' at paths./pets.get.responses.200.content.application/json.schema): no such file"
         }
-        let broken = try Folder([
-            "openapi.yaml": """
-            openapi: 3.0.3
-            info: {title: t, version: "1"}
-            paths:
-              /pets:
-                get:
-                  responses:
-                    "200": {description: ok, content: {application/json: {schema: {$ref: "broken.yaml"}}}}
-            """,
-            "broken.yaml": "type: [unterminated",
-        ])
         await #expect {
-            try await broken.load()
+            try await folder("broken.yaml", ["broken.yaml": "type: [unterminated"]).load()
         } throws: { error in
             "\(error)".hasPrefix("broken.yaml is not valid YAML")
         }

@@ -266,7 +266,7 @@ extension APIDescription {
                 return "\(place) is '\(value)', expected one of \(texts.prefix(8).joined(separator: ", "))"
             }
         }
-        let type = schema["type"]?.string ?? schema["type"]?[0]?.string
+        let type = Self.types(of: schema).first
         let instance: JSON
         switch type {
         case "integer":

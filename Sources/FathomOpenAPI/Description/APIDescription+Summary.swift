@@ -13,11 +13,11 @@ extension APIDescription {
     private func summary(_ schema: JSON, expand: Int, depth: Int) -> String {
         if case .bool(let flag) = schema { return flag ? "any" : "nothing" }
         if case .string(let reference)? = schema["$ref"] {
-            // The last token, unescaped: `Pet`, or `schemas/pet.yaml` for a whole other document.
+            // The pointer's last token: `Pet`, or `schemas/pet.yaml` for a whole other document.
+            let fragment = String(reference.drop { $0 != "#" }.dropFirst())
             let name =
-                reference.split(separator: "/").last.map {
-                    $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
-                } ?? reference
+                (try? JSONPointer(parsing: fragment))?.tokens.last
+                ?? reference.split(separator: "/").last.map(String.init) ?? reference
             guard expand > 0, depth < 8, let target = Self.pointer(reference, in: document) else { return name }
             let inner = summary(target, expand: expand - 1, depth: depth + 1)
             return inner.hasPrefix("{") ? "\(name) \(inner)" : inner
@@ -30,7 +30,7 @@ extension APIDescription {
         } else if let combined = combination(schema, expand: expand, depth: depth) {
             text = combined
         } else {
-            var types = schema["type"]?.string.map { [$0] } ?? (schema["type"]?.arrayValue?.compactMap(\.string) ?? [])
+            var types = Self.types(of: schema)
             if types.isEmpty {
                 types = schema["properties"] != nil ? ["object"] : schema["items"] != nil ? ["array"] : ["any"]
             }

@@ -214,19 +214,12 @@ public struct APIDescription: Sendable {
         return current
     }
 
-    /// A local reference (`#/components/schemas/Pet`) in `document`.
+    /// A local reference (`#/components/schemas/Pet`, `#` for the whole) in `document`; `nil`
+    /// for an anchor (`#Pet`) or another document's reference.
     static func pointer(_ reference: String, in document: JSON) -> JSON? {
-        guard reference.hasPrefix("#/") else { return reference == "#" ? document : nil }
-        var current: JSON? = document
-        let decoded = String(reference.dropFirst(2)).removingPercentEncoding ?? String(reference.dropFirst(2))
-        for token in decoded.split(separator: "/", omittingEmptySubsequences: false) {
-            let key = token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
-            if case .array? = current, let index = Int(key) {
-                current = current?[index]
-            } else {
-                current = current?[key]
-            }
-        }
-        return current
+        guard reference.hasPrefix("#") else { return nil }
+        let fragment = String(reference.dropFirst())
+        guard let pointer = try? JSONPointer(parsing: fragment.removingPercentEncoding ?? fragment) else { return nil }
+        return document.value(at: pointer)
     }
 }

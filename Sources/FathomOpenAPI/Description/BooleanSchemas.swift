@@ -18,8 +18,8 @@ enum BooleanSchemas {
         "items", "additionalItems", "additionalProperties", "not", "contains", "if", "then", "else",
         "propertyNames", "unevaluatedItems", "unevaluatedProperties", "contentSchema",
     ]
-    /// Keywords whose value maps names to schemas.
-    private static let named: Set<String> = [
+    /// Keywords whose value maps names to schemas (``ExternalReferences`` reads them as names too).
+    static let named: Set<String> = [
         "properties", "patternProperties", "$defs", "definitions", "dependentSchemas",
     ]
     /// Keywords whose value is a list of schemas.

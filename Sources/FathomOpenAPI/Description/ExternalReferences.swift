@@ -65,9 +65,7 @@ struct ExternalReferences {
                 let node = APIDescription.pointer("#" + part.fragment, in: documents[part.url]!)
             else { continue }
             let file = part.url == location ? "" : " in \(Self.display(part.url, from: location))"
-            let start = part.fragment.split(separator: "/").map {
-                $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
-            }
+            let start = (try? JSONPointer(parsing: part.fragment))?.tokens ?? []
             for found in Self.references(in: node, members: part.members, place: start) {
                 let fragment =
                     found.reference.firstIndex(of: "#").map {
@@ -132,11 +130,10 @@ struct ExternalReferences {
         case keywords, names, example
 
         /// Members whose values are maps from names (when they are objects).
-        private static let nameMaps: Set<String> = [
+        private static let nameMaps: Set<String> = BooleanSchemas.named.union([
             "paths", "webhooks", "components", "schemas", "responses", "parameters", "requestBodies", "headers",
-            "securitySchemes", "links", "callbacks", "pathItems", "content", "encoding", "properties",
-            "patternProperties", "$defs", "definitions", "dependentSchemas",
-        ]
+            "securitySchemes", "links", "callbacks", "pathItems", "content", "encoding",
+        ])
         private static let data: Set<String> = ["example", "default", "enum", "const"]
 
         /// How the value of `key`, a member of an object of keywords or an Example Object, is
@@ -236,8 +233,7 @@ struct ExternalReferences {
         // Anchors (`#Pet`) are left to the validator; only JSON pointers are rewritten.
         guard let key = keys[Self.target(of: reference, from: url) ?? url], fragment.isEmpty || fragment.hasPrefix("/")
         else { return reference }
-        let token = key.replacingOccurrences(of: "/", with: "~1")
-        return "#" + (key.isEmpty ? "" : "/\(Self.member)/\(token)") + fragment
+        return "#" + (key.isEmpty ? "" : JSONPointer(tokens: [Self.member, key]).description) + fragment
     }
 
     /// A key for `url` under ``member``: its path from the root's folder (`schemas/pet.yaml`),

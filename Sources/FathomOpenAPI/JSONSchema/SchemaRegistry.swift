@@ -107,13 +107,12 @@ struct SchemaRegistry: Sendable {
     private func pointer(_ fragment: String, in root: JSON, base: String) -> LocatedSchema? {
         var current = root
         var base = base
-        let decoded = fragment.removingPercentEncoding ?? fragment
-        for token in decoded.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
+        guard let pointer = try? JSONPointer(parsing: fragment.removingPercentEncoding ?? fragment) else { return nil }
+        for key in pointer.tokens {
             // Leaving a schema for one inside it: its `$id` is the base there.
             if case .string(let id)? = current[dialect.idKeyword], !id.hasPrefix("#") {
                 base = SchemaURI.stripFragment(SchemaURI.resolve(id, against: base))
             }
-            let key = token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
             switch current {
             case .object:
                 guard let next = current[key] else { return nil }

@@ -22,7 +22,7 @@ struct CurlInvocation: Equatable, Sendable {
     var url: String { urls.first ?? "" }
     /// The headers sent to the first URL; ``headers(for:)`` gives another URL's (a cookie file's
     /// cookies depend on the URL).
-    var headers: [(name: String, value: String)] = []
+    var headers: [(name: String, value: String)] { headers(for: url) }
     /// The headers as the line gives them, a cookie file's `Cookie` header empty where it goes.
     private var written: [(name: String, value: String)] = []
     private var cookieFiles: [(header: Int, text: String)] = []
@@ -203,8 +203,8 @@ struct CurlInvocation: Equatable, Sendable {
                     // A cookie file curl cannot read is no cookies, not an error: the same here.
                     // Which of its cookies go depends on the URL, known at the end of the line:
                     // the header keeps its place until then.
-                    curl.cookieFiles.append((curl.headers.count, String(decoding: file, as: UTF8.self)))
-                    curl.headers.append(("Cookie", ""))
+                    curl.cookieFiles.append((curl.written.count, String(decoding: file, as: UTF8.self)))
+                    curl.written.append(("Cookie", ""))
                 }
             case "-r", "--range":
                 let range = try value(argument)
@@ -287,8 +287,6 @@ struct CurlInvocation: Equatable, Sendable {
         curl.method = method.map { HTTPMethod(rawValue: $0) } ?? defaultMethod
         if noBasic { curl.user = nil }
         curl.redirects = follow ? maxRedirects : nil
-        curl.written = curl.headers
-        curl.headers = curl.headers(for: curl.url)
         return curl
     }
 
@@ -372,18 +370,18 @@ struct CurlInvocation: Equatable, Sendable {
     /// `Name: value`; `Name;` sends an empty header; `Name:` alone would remove one curl adds.
     private mutating func add(header line: String) {
         if line.hasSuffix(";"), !line.contains(":") {
-            headers.append((String(line.dropLast()), ""))
+            written.append((String(line.dropLast()), ""))
             return
         }
         guard let colon = line.firstIndex(of: ":") else { return }
         let name = line[..<colon].trimmingCharacters(in: .whitespaces)
         let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         guard !value.isEmpty else { return }
-        headers.append((name, value))
+        written.append((name, value))
     }
 
     private mutating func addDefault(header name: String, _ value: String) {
-        guard !headers.contains(where: { $0.name.lowercased() == name.lowercased() }) else { return }
-        headers.append((name, value))
+        guard !written.contains(where: { $0.name.lowercased() == name.lowercased() }) else { return }
+        written.append((name, value))
     }
 }

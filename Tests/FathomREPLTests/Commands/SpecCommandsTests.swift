@@ -27,6 +27,14 @@ import Testing
         return (executor, transport, file)
     }
 
+    /// A session with the base set and the demo's description loaded from `file`.
+    static func loaded() async throws -> (Executor, MockTransport, String) {
+        let (executor, transport, file) = try session()
+        _ = await executor.run("base http://api.test")
+        _ = await executor.run("spec \(file)")
+        return (executor, transport, file)
+    }
+
     /// The line a failed command's failure renders as, if it failed.
     static func failure(_ result: CommandResult) -> String? {
         guard case .failure(let failure)? = result.outputs.first else { return nil }
@@ -52,9 +60,7 @@ import Testing
     }
 
     @Test func lsWalksLikeADirectoryFromTheDraftsPath() async throws {
-        let (executor, _, file) = try Self.session()
-        _ = await executor.run("base http://api.test")
-        _ = await executor.run("spec \(file)")
+        let (executor, _, _) = try await Self.loaded()
         let top = Self.texts(await executor.run("ls"))
         #expect(top.contains("users/") && top.contains("openapi.json ") && top.contains("index"))
         _ = await executor.run("cd users")
@@ -66,9 +72,7 @@ import Testing
     }
 
     @Test func describeShowsParametersBodiesResponsesAndSecurity() async throws {
-        let (executor, _, file) = try Self.session()
-        _ = await executor.run("base http://api.test")
-        _ = await executor.run("spec \(file)")
+        let (executor, _, _) = try await Self.loaded()
         let text = Self.texts(await executor.run("describe createUser"))
         #expect(text.hasPrefix("POST /users  createUser\nAdd a user"))
         #expect(
@@ -87,9 +91,7 @@ import Testing
     }
 
     @Test func opFillsPathParametersAndRoutesItems() async throws {
-        let (executor, transport, file) = try Self.session()
-        _ = await executor.run("base http://api.test")
-        _ = await executor.run("spec \(file)")
+        let (executor, transport, _) = try await Self.loaded()
         let sent = await executor.run("op getUser id=1")
         #expect(sent.outcome == .succeeded)
         #expect(transport.requests.last?.url.path == "/users/1")
@@ -137,9 +139,7 @@ import Testing
     }
 
     @Test func requestsAreCheckedBeforeTheyGo() async throws {
-        let (executor, transport, file) = try Self.session()
-        _ = await executor.run("base http://api.test")
-        _ = await executor.run("spec \(file)")
+        let (executor, transport, _) = try await Self.loaded()
         let warned = Self.texts(await executor.run("get /users rle==admin page==0"))
         #expect(warned.contains("warning: unknown query parameter 'rle' for GET /users — did you mean 'role'?"))
         #expect(warned.contains("warning: query parameter 'page' is '0': expected ≥ 1, got 0"))
@@ -164,9 +164,7 @@ import Testing
     }
 
     @Test func bodyExampleFillsTheDraftFromTheOperation() async throws {
-        let (executor, _, file) = try Self.session()
-        _ = await executor.run("base http://api.test")
-        _ = await executor.run("spec \(file)")
+        let (executor, _, _) = try await Self.loaded()
         _ = await executor.run("method POST")
         _ = await executor.run("path /login")
         _ = await executor.run("body example")
@@ -181,9 +179,7 @@ import Testing
     }
 
     @Test func coverageListsCalledAndNotCalled() async throws {
-        let (executor, _, file) = try Self.session()
-        _ = await executor.run("base http://api.test")
-        _ = await executor.run("spec \(file)")
+        let (executor, _, _) = try await Self.loaded()
         _ = await executor.run("get /users/1")
         _ = await executor.run("get /users")
         let text = Self.texts(await executor.run("spec coverage"))
@@ -193,9 +189,7 @@ import Testing
     }
 
     @Test func completionKnowsTheDescription() async throws {
-        let (executor, _, file) = try Self.session()
-        _ = await executor.run("base http://api.test")
-        _ = await executor.run("spec \(file)")
+        let (executor, _, _) = try await Self.loaded()
         await executor.updateSnapshot(after: await executor.run("set id 3"))
         let completer = Completer(values: executor.snapshot.current, listFiles: { _ in [] })
         #expect(completer.complete("get /users/").candidates.contains("/users/{{id}}"))
