@@ -68,9 +68,6 @@ struct Prompt: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
     @OptionGroup var session: SessionOutputOptions
 
-    /// How `--demo` loads the demo's own description (quietly: the tour says so).
-    static let demoSpec = "spec {{demo}}/openapi.json"
-
     func run() async throws {
         let interactive = commands.isEmpty && isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
         let colors =
@@ -85,25 +82,22 @@ struct Prompt: AsyncParsableCommand {
         let executor = Executor(options: Executor.Options(history: history, prompter: console))
 
         var server: LoopbackServer?
-        var startup: [String] = []
+        var startup: [REPL.StartupStep] = []
         if demo {
             let started = try await DemoAPI.start()
             server = started
-            // A variable, so that a saved demo session replays against any demo's port.
-            await executor.define("demo", started.baseURL)
-            startup.append("base {{demo}}")
             // The demo describes itself: `ls`, `describe` and schema checks work from the start.
-            if spec == nil { startup.append(Self.demoSpec) }
+            startup.append(.demo(url: started.baseURL, describes: spec == nil))
         }
-        if let url { startup.append("base \"\(url)\"") }
-        if let env { startup.append("env use \"\(env)\"") }
-        if let spec { startup.append("spec \"\(spec)\"") }
+        if let url { startup.append(.base(url)) }
+        if let env { startup.append(.environment(env)) }
+        if let spec { startup.append(.spec(spec)) }
 
         let input: REPL.Input = !commands.isEmpty ? .arguments(commands) : interactive ? .terminal : .standardInput
         let repl = REPL(
             executor: executor, input: input, console: console, history: history, colors: colors,
             interactive: interactive, format: session.output)
-        let startedWell = await repl.start(with: startup, quiet: [Self.demoSpec])
+        let startedWell = await repl.start(with: startup)
         if let server, session.output == .text {
             console.write(DemoTour.text(baseURL: server.baseURL, palette: Palette(enabled: colors)))
         }

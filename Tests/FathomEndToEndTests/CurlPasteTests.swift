@@ -79,7 +79,7 @@ import Testing
         let saved = try String(contentsOfFile: directory + "/pasted.fathom", encoding: .utf8)
         #expect(!saved.contains(planted) && !saved.contains("import curl -"))
         #expect(
-            saved.contains("secret authorization") && saved.contains("insecure on") && saved.contains("timeout 5000ms"))
+            saved.contains("secret authorization") && saved.contains("insecure on") && saved.contains("timeout 5s"))
 
         let replay = try FathomBinary.run(
             ["replay", directory + "/pasted.fathom"], environment: ["FATHOM_SECRET_AUTHORIZATION": "Bearer \(planted)"])

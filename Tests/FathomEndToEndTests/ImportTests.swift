@@ -56,7 +56,7 @@ import Testing
             ["import", "-"], script: "curl -u ada:stdin-Secret-41 https://api.test/x https://api.test/y -d a=1")
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.hasPrefix("# Fathom session imported from standard input (curl)."))
-        #expect(run.stdout.contains("auth basic ada:{{password}}"))
+        #expect(run.stdout.contains("auth draft basic ada:{{password}}"))
         #expect(run.stdout.contains("path https://api.test/x") && run.stdout.contains("path https://api.test/y"))
         #expect(!run.stdout.contains("stdin-Secret-41"))
     }

@@ -32,7 +32,7 @@ struct InteractiveTests {
         try terminal.type("get /users per_page==1")
         try terminal.send("Enter")
         try terminal.waitFor("#1")
-        try terminal.waitFor("/users>")  // the prompt is back: the paths are remembered
+        try terminal.waitFor("/users [1 query item]>")  // the prompt is back, with what the draft carries
         // Paths from the Link header and the body are offered.
         try terminal.type("get /users?pa")
         try terminal.send("Tab")
@@ -127,7 +127,7 @@ struct InteractiveTests {
         try terminal.send("Enter")
         let screen = try terminal.waitFor("imported the pasted command into the draft")
         #expect(screen.contains("POST http://127.0.0.1:9/things"))
-        try terminal.waitFor("POST 127.0.0.1:9/things>")
+        try terminal.waitFor("POST 127.0.0.1:9/things [2 headers, body]>")  // the badge: what the draft carries
         try terminal.type("exit")
         try terminal.send("Enter")
         try terminal.waitFor("FATHOM-EXIT=0")

@@ -245,6 +245,7 @@ import Testing
         let credentials = try FathomBinary.run(
             ["--color", "never"],
             script: """
+                base http://127.0.0.1:\(elsewhere.port)
                 auth bearer planted-token-8812
                 spec http://127.0.0.1:\(elsewhere.port)/openapi.yaml
                 spec http://127.0.0.1:\(elsewhere.port)/local.yaml

@@ -36,7 +36,7 @@ import Testing
         let objects = try objects(run.stdout)
         #expect(
             objects.map { $0["type"] as? String } == [
-                "response", "expectation", "expectation", "capture", "response", "response", "failure", "value",
+                "response", "expectation", "expectation", "capture", "response", "response", "failure", "setting",
             ])
 
         let user = objects[0]

@@ -190,7 +190,9 @@ import Testing
         #expect(refused.stdout.contains("connection refused to 127.0.0.1:9"))
         #expect(refused.stdout.contains("refused.fathom:4: error: the last request got no response"))
         // A request that failed is named by its line: masked like everything else.
-        try write("literal.fathom", "auth bearer \(Self.planted)\nget http://127.0.0.1:9/?t=\(Self.planted)\n")
+        try write(
+            "literal.fathom",
+            "base http://127.0.0.1:9\nauth bearer \(Self.planted)\nget http://127.0.0.1:9/?t=\(Self.planted)\n")
         let literal = try replay(["literal.fathom", "--junit", "literal.xml"])
         #expect(literal.status == 1)
         #expect(literal.stdout.contains("✗ get http://127.0.0.1:9/?t=••••"))

@@ -71,7 +71,8 @@ import Testing
             auth bearer tok-0123456789abcdef
             get /a
             header Authorization: Bearer mine-0123456789
-            get /b
+            path /b
+            send
             header -Authorization
             auth apikey query api_key k-0123456789
             get /c
@@ -121,7 +122,7 @@ import Testing
         }
         #expect(passed.result.passed)
         #expect(passed.line == "expect status 2xx")
-        #expect(results[3].outcome == .failed)
+        #expect(results[3].outcome == .checkFailed)
         #expect(failed.result.actual == #""/users/7""#)
         #expect(capture.name == "path")
         #expect(capture.value == "/users/7")

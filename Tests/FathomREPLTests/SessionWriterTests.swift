@@ -13,9 +13,20 @@ import Testing
         secrets: [String] = [], requestsOnly: Bool = false
     ) -> SessionWriter.Output {
         var log = SessionLog()
-        for (text, kind) in lines { log.append(text, kind: kind, summary: kind == .request ? "GET /x → 200 OK" : nil) }
+        for (text, kind) in lines {
+            log.append(command(text), kind: kind, summary: kind == .request ? "GET /x → 200 OK" : nil)
+        }
         return SessionWriter(log: log, variables: variables, secretValues: secrets, requestsOnly: requestsOnly)
             .write(fileName: "s.fathom", redactor: Redactor())
+    }
+
+    func command(_ text: String) -> any Command {
+        do {
+            guard let command = try CommandParser.parse(text) else { fatalError("no command in '\(text)'") }
+            return command
+        } catch {
+            fatalError("'\(text)': \(error)")
+        }
     }
 
     @Test func writesSettingsThenRequestBlocks() {
@@ -65,8 +76,8 @@ import Testing
 
     @Test func theFirstLineSaysHowToReplay() {
         var log = SessionLog()
-        log.append("base {{demo}}", kind: .setting)
-        log.append("get /users/{{id}}", kind: .request)
+        log.append(command("base {{demo}}"), kind: .setting)
+        log.append(command("get /users/{{id}}"), kind: .request)
         let writer = SessionWriter(
             log: log, variables: Variables(environment: [:]), secretValues: [], requestsOnly: false,
             externalNames: ["demo", "id", "unused"])

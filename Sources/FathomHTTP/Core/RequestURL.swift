@@ -144,6 +144,14 @@ public struct RequestURL: Hashable, Sendable, CustomStringConvertible {
         scheme == other.scheme && host == other.host && effectivePort == other.effectivePort
     }
 
+    /// The URL's origin as [RFC 6454 §6.2](https://www.rfc-editor.org/rfc/rfc6454#section-6.2)
+    /// serializes it: `scheme://host`, with `:port` only when it is not the scheme's default.
+    /// Two URLs have the same origin exactly when their `origin`s are equal.
+    public var origin: String {
+        let defaultPort = scheme == "https" ? 443 : 80
+        return effectivePort == defaultPort ? "\(scheme)://\(host)" : "\(scheme)://\(host):\(effectivePort)"
+    }
+
     /// Appends already-encoded query text.
     mutating func appendQuery(_ encoded: String) {
         guard !encoded.isEmpty else { return }

@@ -1,32 +1,97 @@
 import FathomHTTP
 
-/// `auth bearer|basic|apikey|oauth2 … | none`: how every request is authorized. The credentials
-/// are secrets; the library's authenticators put them on the wire (``Executor/authenticator()``).
-struct AuthCommand: SingleCommand, Equatable {
+/// `auth [draft] bearer|basic|apikey|oauth2 … | none`: how requests are authorized — every request
+/// to the base's API, or (`auth draft …`) the draft's request alone. The credentials are secrets;
+/// the library's authenticators put them on the wire (``Executor/authenticator(_:_:)``).
+struct AuthCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "auth",
         synopsis:
-            "auth bearer TOKEN | basic USER[:PASS] | apikey header|query NAME VALUE | oauth2 client-credentials URL ID SECRET [SCOPE] | none",
-        summary: "how every request is authorized",
+            "auth [draft] bearer TOKEN | basic USER[:PASS] | apikey header|query NAME VALUE | oauth2 client-credentials URL ID SECRET [SCOPE] | none",
+        summary: "how requests to the base's API are authorized (`draft`: the draft's request alone)",
         details: """
-            `basic USER` asks for the password without echo. OAuth2 tokens are fetched on first use, \
-            cached until they expire, and fetched again on a 401. Credentials are secrets: masked everywhere.
+            Credentials belong to the API the base names: a request to another origin carries none of \
+            them. `auth draft …` gives the draft's request its own (`auth draft none`: none at all); the \
+            next one-liner or `reset` drops them — imports use it, so each request carries exactly its own. \
+            `basic USER` asks for the password without echo. OAuth2 tokens are fetched on first use, cached \
+            until they expire, and fetched again on a 401. Credentials are secrets: masked everywhere.
             """,
-        completion: .words(["bearer", "basic", "apikey", "oauth2", "none"]), group: .session)
+        completion: .words(["bearer", "basic", "apikey", "oauth2", "none", "draft"]), group: .session)
 
+    /// Whose credentials these are.
+    enum Scope: Equatable, Sendable {
+        /// Every request to the base's API.
+        case api
+        /// The draft's request alone.
+        case draft
+    }
+
+    var scope: Scope = .api
     /// `nil` shows how requests are authorized.
     var auth: AuthSpec?
 
     static func parse(_ arguments: inout Arguments) throws(CommandError) -> Self {
-        AuthCommand(auth: try auth(&arguments))
+        var copy = arguments
+        if let first = try copy.optionalWord(), !first.quoted, first.text.lowercased() == "draft" {
+            arguments = copy
+            return AuthCommand(scope: .draft, auth: try auth(&arguments))
+        }
+        return AuthCommand(scope: .api, auth: try auth(&arguments))
     }
 
-    var logKind: SessionLog.Kind? { auth == nil ? nil : .setting }
+    var logKind: SessionLog.Kind? {
+        guard auth != nil else { return nil }
+        return scope == .draft ? .draft : .setting
+    }
+
+    var line: String {
+        var writer = LineWriter("auth")
+        if scope == .draft { writer.raw("draft") }
+        switch auth {
+        case nil: break
+        case .none?: writer.raw("none")
+        case .bearer(let token)?:
+            writer.raw("bearer")
+            writer.word(token)
+        case .basic(let user, let password)?:
+            writer.raw("basic")
+            writer.word(user + (password.map { ":" + $0 } ?? ""))
+        case .apiKey(let placement, let name, let value)?:
+            writer.raw("apikey \(placement.rawValue)")
+            writer.words([name, value])
+        case .oauth2ClientCredentials(let url, let id, let secret, let scope)?:
+            writer.raw("oauth2 client-credentials")
+            writer.words([url, id, secret] + (scope.map { [$0] } ?? []))
+        }
+        return writer.text
+    }
+
+    /// With a password asked for at the terminal, as it was answered (the writer names it).
+    func logged(in executor: isolated Executor) -> any Command {
+        guard case .basic(_, nil)? = auth else { return self }
+        let settled = scope == .draft ? executor.session.draft.auth : executor.session.currentAPI?.auth
+        return AuthCommand(scope: scope, auth: settled)
+    }
+
+    func credentialName(for value: String) -> String? {
+        switch auth {
+        case .bearer?: "token"
+        case .basic?: "password"
+        case .apiKey(_, let name, _)?: SecretNames.variableName(name)
+        case .oauth2ClientCredentials?: "client_secret"
+        default: nil
+        }
+    }
 
     func run(in executor: isolated Executor) async throws -> CommandResult {
         guard var spec = auth else {
-            return .shows(.value(name: "auth", value: executor.describe(executor.session.auth)))
+            let shown =
+                scope == .draft ? executor.session.draft.auth : executor.session.currentAPI?.auth ?? AuthSpec.none
+            return .shows(
+                .setting(SettingShown(name: "auth", value: shown.map { .text(executor.describe($0)) } ?? .unset)))
         }
+        // Where they go is known first: with no API, nothing is registered or asked for.
+        let index = scope == .api ? try executor.currentAPIIndex(for: "auth") : nil
         let variables = executor.session.variables
         let redactor = executor.redactor
         switch spec {
@@ -57,19 +122,28 @@ struct AuthCommand: SingleCommand, Equatable {
             case .query: redactor.markSecretQuery(name)
             }
         case .oauth2ClientCredentials(let url, let id, let secret, let scope):
+            guard self.scope == .api else {
+                throw CommandError(
+                    "OAuth2 client credentials belong to an API, not to one request",
+                    hint: "`auth oauth2 client-credentials …` sets them for the base's API")
+            }
             let tokenURL = try variables.expand(url)
             if tokenURL.contains("://") { _ = try RequestURL(parsing: tokenURL) }
             _ = try variables.expand(id)
             _ = try scope.map { try variables.expand($0) }
             redactor.addSecret(try variables.expand(secret))
         }
-        executor.session.auth = spec
+        if let index {
+            executor.session.apis[index].auth = spec
+        } else {
+            executor.session.draft.auth = spec
+        }
         return .done
     }
 
     private static func auth(_ a: inout Arguments) throws(CommandError) -> AuthSpec? {
         guard let kind = try a.optionalWord() else { return nil }
-        switch kind.text.lowercased() {
+        switch kind.quoted ? "" : kind.text.lowercased() {
         case "none":
             try a.end()
             return AuthSpec.none

@@ -1,20 +1,26 @@
 import FathomJSON
 
 /// `body …`: the draft's body — JSON or text as written, a file, a heredoc, a form, JSON fields,
-/// multipart, or none.
-struct BodyCommand: SingleCommand, Equatable {
+/// multipart, text sent exactly as it is (`raw`), or none.
+struct BodyCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "body",
         synopsis:
-            "body JSON | TEXT | @FILE | <<EOF | form k=v… | json k=v k:=raw… | multipart k=v f@path | example | none",
+            "body JSON | TEXT | @FILE | <<EOF | form k=v… | json k=v k:=raw… | multipart k=v f@path | raw TEXT|<<EOF | example | none",
         summary: "set the draft's body",
         details: """
             Inline JSON may span lines until its brackets balance. `body <<EOF` reads lines until one is \
             exactly `EOF`. `json` fields: `name=text` is a string, `name:=42` raw JSON. `multipart`: \
-            `name=text` fields and `name@path` files. `example`: the draft's operation's example from the \
-            loaded description, or an instance made from its schema. Without arguments, shows the body.
+            `name=text` fields and `name@path` files. `raw`: the text goes exactly as written — no \
+            {{variables}}, no JSON check, no Content-Type of its own (a curl line's body). `example`: the \
+            draft's operation's example from the loaded description, or an instance made from its schema. \
+            Without arguments, shows the body.
             """,
-        completion: .words(["form", "json", "multipart", "example", "none"]), group: .draft)
+        completion: .words(["form", "json", "multipart", "raw", "example", "none"]), continuation: .body,
+        group: .draft)
+
+    /// The words that start a body's form rather than its text.
+    static let keywords: Set<String> = ["none", "form", "json", "multipart", "raw", "example"]
 
     /// `nil` shows the body (unless ``example``).
     var body: BodySpec?
@@ -38,9 +44,70 @@ struct BodyCommand: SingleCommand, Equatable {
 
     var logKind: SessionLog.Kind? { body == nil && !example ? nil : .draft }
 
+    var line: String {
+        if example { return "body example" }
+        guard let body else { return "body" }
+        var writer = LineWriter("body")
+        switch body {
+        case .none: writer.raw("none")
+        case .file(let path): writer.raw("@" + Quoting.word(path))
+        case .form(let fields):
+            writer.raw("form")
+            writer.words(fields.map { "\($0.name)=\($0.value)" }, literal: true)
+        case .json(let items):
+            writer.raw("json")
+            writer.words(items.map(\.text), literal: true)
+        case .multipart(let items):
+            writer.raw("multipart")
+            writer.words(items.map(\.text), literal: true)
+        case .text(let text):
+            // As written on the line when that reads back the same text; else a heredoc.
+            let inline = "body " + text
+            if !text.contains("\n"), !text.contains("\r"),
+                let parsed = try? CommandParser.parse(inline), parsed.isEqual(to: self)
+            {
+                return inline
+            }
+            return Self.heredoc("body", text) ?? inline
+        case .raw(let text):
+            let word = "body raw " + Quoting.word(text)
+            return text.contains("\n") ? Self.heredoc("body raw", text) ?? word : word
+        }
+        return writer.text
+    }
+
+    /// `head <<EOF`, the text, `EOF` (a marker no line of the text is); `nil` when a heredoc
+    /// cannot carry the text as it is (a carriage return, which files lose at line ends).
+    static func heredoc(_ head: String, _ text: String) -> String? {
+        guard !text.contains("\r") else { return nil }
+        var marker = "EOF"
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        while lines.contains(where: { $0 == marker }) { marker += "_" }
+        return "\(head) <<\(marker)\n\(text)\n\(marker)"
+    }
+
+    func credentialName(for value: String) -> String? {
+        switch body {
+        case .form(let fields)?:
+            return fields.first { $0.value.contains(value) }.map { SecretNames.variableName($0.name) }
+        case .json(let items)?, .multipart(let items)?:
+            return items.lazy.compactMap { item -> String? in
+                guard case .field(let name, let given) = item, given.contains(value) else { return nil }
+                return SecretNames.variableName(name)
+            }.first
+        case .text(let text)?, .raw(let text)?:
+            return SessionWriter.jsonMemberName(holding: value, in: text).map(SecretNames.variableName)
+        default: return nil
+        }
+    }
+
     func run(in executor: isolated Executor) async throws -> CommandResult {
         if example { return try Self.example(in: executor) }
-        guard let body else { return .shows(.value(name: "body", value: executor.session.draft.body.description)) }
+        guard let body else {
+            let shown = executor.session.draft.body
+            return .shows(
+                .setting(SettingShown(name: "body", value: shown == .none ? .unset : .text(shown.description))))
+        }
         if case .text(let text) = body, text.first == "{" || text.first == "[", !text.contains("{{") {
             do {
                 _ = try JSON(parsing: text)
@@ -50,6 +117,7 @@ struct BodyCommand: SingleCommand, Equatable {
         }
         if case .json(let items) = body { _ = try executor.jsonObject(items) }
         executor.session.draft.body = body
+        executor.session.draft.bodyIsExample = false
         return .done
     }
 
@@ -78,23 +146,32 @@ struct BodyCommand: SingleCommand, Equatable {
             body = .text(text)
         }
         executor.session.draft.body = body
-        return .shows(.value(name: "body", value: body.description))
+        // Made up, not typed: a field named like a password here is a placeholder, not a secret.
+        executor.session.draft.bodyIsExample = true
+        return .shows(.setting(SettingShown(name: "body", value: .text(body.description))))
+    }
+
+    /// The text of a heredoc the line assembler has gathered: the lines after the first, without
+    /// the end marker.
+    private static func heredocText(_ raw: Substring, column: Int) throws(CommandError) -> String {
+        guard let newline = raw.firstIndex(of: "\n") else {
+            throw CommandError("heredoc without an end marker line", column: column)
+        }
+        let lines = raw[raw.index(after: newline)...].split(separator: "\n", omittingEmptySubsequences: false)
+        return lines.dropLast().joined(separator: "\n")
     }
 
     private static func body(_ a: inout Arguments) throws(CommandError) -> BodySpec? {
         if a.isEmpty { return nil }
         let raw = a.raw
         if raw.hasPrefix("{") || raw.hasPrefix("[") { return .text(String(raw)) }
-        if raw.hasPrefix("<<") {
-            // The line assembler has already gathered the heredoc: the text follows the first line.
-            guard let newline = raw.firstIndex(of: "\n") else {
-                throw CommandError("heredoc without an end marker line", column: a.column)
-            }
-            let lines = raw[raw.index(after: newline)...].split(separator: "\n", omittingEmptySubsequences: false)
-            return .text(lines.dropLast().joined(separator: "\n"))
-        }
+        if raw.hasPrefix("<<") { return .text(try heredocText(raw, column: a.column)) }
         let first = try a.word("a body")
-        switch first.text {
+        switch first.quoted ? "" : first.text {
+        case "raw":
+            let rest = a.raw
+            if rest.hasPrefix("<<") { return .raw(try heredocText(rest, column: a.column)) }
+            return .raw(try a.single("the text").text)
         case "none":
             try a.end()
             return BodySpec.none

@@ -1,9 +1,11 @@
 /// One command of the language, whole in one type: its spec (what `help`, completion and the
-/// README show), its parsing into a typed value, and its execution.
+/// README show), its parsing into a typed value, its execution, and its line.
 ///
 /// Adding a command is one new file with a type that conforms, its tests, and one line in
-/// ``CommandRegistry/commands``. See CONTRIBUTING.md.
-protocol Command: Sendable {
+/// ``CommandRegistry/commands``. Nothing else knows a command's name: the parser, `help`,
+/// completion, the line assembler and `save` read the registry and the command values. See
+/// CONTRIBUTING.md.
+protocol Command: Sendable, Equatable {
     /// The command's spec; a family (the HTTP method one-liners) has one per name.
     static var specs: [CommandSpec] { get }
 
@@ -15,18 +17,44 @@ protocol Command: Sendable {
 
     /// Runs the command against the executor's session and returns what it came to.
     ///
-    /// - Throws: Anything that fails the line as a whole; the session is then as it was.
+    /// Whatever it changes in the session is undone by the executor when it throws or fails
+    /// (``Executor/run(_:text:location:)``): a command need not take care of that itself.
+    ///
+    /// - Throws: Anything that fails the line as a whole.
     func run(in executor: isolated Executor) async throws -> CommandResult
 
-    /// How `save` keeps the line; `nil` (the default) when it is not kept.
+    /// How `save` keeps the line; `nil` when it is not kept (a listing, `show`, `help`). Every
+    /// command states it: a setting that forgot would silently be left out of saved sessions.
     var logKind: SessionLog.Kind? { get }
+
+    /// The command as a line of the language, written through ``Quoting``: it parses back to a
+    /// value equal to this one. `save`, `fathom import` and the tests write commands this way.
+    var line: String { get }
+
+    /// The command as `save` keeps it once it has run: `self`, unless running it settled
+    /// something the line did not say (a password asked for at the terminal), or the line holds
+    /// what must not be written (a secret's value: `secret NAME` is kept instead).
+    func logged(in executor: isolated Executor) -> any Command
+
+    /// The name a saved session gives a credential found in this line (`authorization` for an
+    /// `Authorization` header, `password` for `auth basic`), so that a replay asks for it by a
+    /// name that says what it is.
+    func credentialName(for value: String) -> String?
 }
 
 extension Command {
-    var logKind: SessionLog.Kind? { nil }
+    func logged(in executor: isolated Executor) -> any Command { self }
+
+    func credentialName(for value: String) -> String? { nil }
 
     /// `send` or a one-liner: a line that sends a request.
     var sendsRequest: Bool { logKind == .request }
+
+    /// Whether `other` is this command with the same values.
+    func isEqual(to other: any Command) -> Bool {
+        guard let other = other as? Self else { return false }
+        return self == other
+    }
 }
 
 /// A command with one spec.
@@ -36,4 +64,25 @@ protocol SingleCommand: Command {
 
 extension SingleCommand {
     static var specs: [CommandSpec] { [spec] }
+}
+
+/// Writes a command's line: its name, then words quoted by ``Quoting`` (or written as they are,
+/// for the forms a command reads raw: `header Name: value`, `set NAME = VALUE`).
+struct LineWriter {
+    private(set) var text: String
+
+    init(_ name: String) { text = name }
+
+    /// A word, quoted as needed.
+    mutating func word(_ word: String, literal: Bool = false) {
+        text += " " + Quoting.word(word, literal: literal)
+    }
+
+    /// Text as it is, after a blank.
+    mutating func raw(_ raw: String) { text += " " + raw }
+
+    /// Words, each quoted as needed.
+    mutating func words(_ words: [String], literal: Bool = false) {
+        for word in words { self.word(word, literal: literal) }
+    }
 }

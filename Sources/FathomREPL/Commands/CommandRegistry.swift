@@ -8,7 +8,7 @@ enum CommandRegistry {
         HeaderCommand.self, BodyCommand.self, SendCommand.self, ShowCommand.self, ResetCommand.self,
         OneLinerCommand.self, CurlCommand.self, ImportCommand.self, ExportCommand.self,
         // Session
-        DefaultCommand.self, AuthCommand.self, SetCommand.self, UnsetCommand.self, VarsCommand.self,
+        ApiCommand.self, DefaultCommand.self, AuthCommand.self, SetCommand.self, UnsetCommand.self, VarsCommand.self,
         SecretCommand.self, RevealCommand.self, EnvCommand.self,
         // Client settings
         DecoderCommand.self, LogCommand.self, TimeoutCommand.self, RedirectsCommand.self, InsecureCommand.self,

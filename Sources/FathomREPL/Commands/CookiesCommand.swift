@@ -1,5 +1,5 @@
 /// `cookies [clear|on|off]`: the cookie jar; bare, lists its cookies.
-struct CookiesCommand: SingleCommand, Equatable {
+struct CookiesCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "cookies", synopsis: "cookies [clear|on|off]", summary: "the cookie jar (on by default); lists cookies",
         completion: .words(["clear", "on", "off"]), group: .client)
@@ -23,6 +23,15 @@ struct CookiesCommand: SingleCommand, Equatable {
 
     var logKind: SessionLog.Kind? { action == .list ? nil : .setting }
 
+    var line: String {
+        switch action {
+        case .list: "cookies"
+        case .clear: "cookies clear"
+        case .on: "cookies on"
+        case .off: "cookies off"
+        }
+    }
+
     func run(in executor: isolated Executor) async throws -> CommandResult {
         switch action {
         case .list:
@@ -31,8 +40,7 @@ struct CookiesCommand: SingleCommand, Equatable {
                     name: cookie.name, value: executor.redactor.redactHeaderValue(cookie.value, name: .cookie),
                     detail: "\(cookie.domain)\(cookie.path)")
             }
-            let empty = executor.session.settings.cookies ? "no cookies" : "the cookie jar is off"
-            return .shows(.listing(Listing(kind: .cookies, items: items, empty: empty)))
+            return .shows(.listing(Listing(kind: .cookies, items: items, off: !executor.session.settings.cookies)))
         case .clear: executor.cookieJar.removeAll()
         case .on: executor.session.settings.cookies = true
         case .off: executor.session.settings.cookies = false

@@ -1,5 +1,5 @@
 /// `decoder [auto|json|text|hex|raw]`: how response bodies are shown.
-struct DecoderCommand: SingleCommand, Equatable {
+struct DecoderCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "decoder", synopsis: "decoder [auto|json|text|hex|raw]", summary: "how response bodies are shown",
         completion: .words(DecoderMode.allCases.map(\.rawValue)), group: .client)
@@ -11,9 +11,15 @@ struct DecoderCommand: SingleCommand, Equatable {
         DecoderCommand(mode: try arguments.optionalChoice(DecoderMode.self))
     }
 
+    /// How this session shows bodies, not what it sends: not saved.
+    var logKind: SessionLog.Kind? { nil }
+
+    var line: String { "decoder" + (mode.map { " " + $0.rawValue } ?? "") }
+
     func run(in executor: isolated Executor) async throws -> CommandResult {
         guard let mode else {
-            return .shows(.value(name: "decoder", value: executor.session.settings.decoder.rawValue))
+            return .shows(
+                .setting(SettingShown(name: "decoder", value: .text(executor.session.settings.decoder.rawValue))))
         }
         executor.session.settings.decoder = mode
         return .done

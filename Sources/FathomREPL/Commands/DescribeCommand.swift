@@ -3,11 +3,11 @@ import FathomOpenAPI
 
 /// `describe [METHOD PATH | OPERATION_ID]`: an operation as the description states it — summary,
 /// parameters, request body, responses by status, security. The draft's operation by default.
-struct DescribeCommand: SingleCommand, Equatable {
+struct DescribeCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "describe", synopsis: "describe [METHOD PATH | OPERATION_ID]",
         summary: "show an operation: parameters, body and response schemas, security (the draft's by default)",
-        completion: .operations, group: .api)
+        completion: .operationIDs, group: .api)
 
     enum Subject: Equatable {
         case draft
@@ -28,6 +28,18 @@ struct DescribeCommand: SingleCommand, Equatable {
 
     var logKind: SessionLog.Kind? { nil }
 
+    var line: String {
+        var writer = LineWriter("describe")
+        switch subject {
+        case .draft: break
+        case .route(let method, let path):
+            writer.word(method)
+            writer.word(path)
+        case .id(let id): writer.word(id)
+        }
+        return writer.text
+    }
+
     func run(in executor: isolated Executor) async throws -> CommandResult {
         let description = try executor.requireSpec().description
         let operation: APIOperation
@@ -35,7 +47,8 @@ struct DescribeCommand: SingleCommand, Equatable {
         case .id(let id):
             operation = try Self.operation(id: id, in: description)
         case .route(let method, let path):
-            guard let found = executor.specOperation(method: method, path: path) else {
+            let relative = description.relativePath(path, basePath: executor.session.basePath)
+            guard let found = description.operation(method: method, path: relative) else {
                 throw CommandError("the description has no operation for \(method) \(path)", hint: "`ls` lists them")
             }
             operation = found

@@ -4,7 +4,7 @@ import Foundation
 
 /// `diff [#A] [#B] [--body|--headers|--all] [--ignore EXPR]…`: two responses compared — status
 /// and headers as a list, JSON bodies structurally, text bodies as a unified diff.
-struct DiffCommand: SingleCommand, Equatable {
+struct DiffCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "diff", synopsis: "diff [#A] [#B] [--body|--headers|--all] [--ignore EXPR]…",
         summary: "compare two responses, the last two by default",
@@ -34,7 +34,7 @@ struct DiffCommand: SingleCommand, Equatable {
         var numbers: [Int] = []
         var words = try arguments.words()[...]
         while let word = words.popFirst() {
-            switch word.text {
+            switch word.quoted ? "" : word.text {
             case "--body": request.scope = .body
             case "--headers": request.scope = .headers
             case "--all": request.scope = .all
@@ -57,6 +57,20 @@ struct DiffCommand: SingleCommand, Equatable {
         default: break
         }
         return request
+    }
+
+    var logKind: SessionLog.Kind? { nil }
+
+    var line: String {
+        var writer = LineWriter("diff")
+        if let old { writer.raw("#\(old)") }
+        if let new { writer.raw("#\(new)") }
+        if scope != .all { writer.raw("--\(scope.rawValue)") }
+        for path in ignore {
+            writer.raw("--ignore")
+            writer.word(path, literal: true)
+        }
+        return writer.text
     }
 
     func run(in executor: isolated Executor) async throws -> CommandResult {

@@ -1,23 +1,29 @@
 /// `env [use NAME]`: the environments, or a switch to one (its base URL, variables and secrets).
-struct EnvCommand: SingleCommand, Equatable {
+struct EnvCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "env", synopsis: "env [use NAME]",
         summary: "list environments, or switch to one (its base URL and variables)",
-        details: "Read from ./fathom.env.json or $XDG_CONFIG_HOME/fathom/environments.json.",
-        completion: .words(["use"]), group: .session)
+        details: """
+            Read from ./fathom.env.json or $XDG_CONFIG_HOME/fathom/environments.json. An environment moves \
+            the base's API to its base URL, with the API's auth, defaults and description: dev and staging \
+            are one API, its credentials templates (`auth bearer {{token}}`) filled by each environment.
+            """,
+        completion: .subcommands([.init("use", then: .environments)]), group: .session)
 
     /// `nil` lists the environments.
     var use: String?
 
     static func parse(_ arguments: inout Arguments) throws(CommandError) -> Self {
         guard let word = try arguments.optionalWord() else { return EnvCommand(use: nil) }
-        guard word.text == "use" else {
+        guard word.text == "use", !word.quoted else {
             throw CommandError("unknown env action '\(word.text)'", column: word.column, hint: "use `env use NAME`")
         }
         return EnvCommand(use: try arguments.single("an environment name").text)
     }
 
     var logKind: SessionLog.Kind? { use == nil ? nil : .setting }
+
+    var line: String { "env" + (use.map { " use " + Quoting.word($0, literal: true) } ?? "") }
 
     func run(in executor: isolated Executor) async throws -> CommandResult {
         try executor.loadEnvironments()
@@ -28,13 +34,8 @@ struct EnvCommand: SingleCommand, Equatable {
                     name: environment.name, detail: environment.base,
                     marked: environment.name == session.currentEnvironment)
             }
-            let empty =
-                "no environments — write them in \(executor.options.environmentPaths.first ?? "fathom.env.json")"
-            return .shows(
-                .listing(
-                    Listing(
-                        kind: .environments, items: items, empty: empty,
-                        footer: "(from \(session.environmentFile ?? "?"))")))
+            let source = session.environmentFile ?? executor.options.environmentPaths.first ?? "fathom.env.json"
+            return .shows(.listing(Listing(kind: .environments, items: items, source: source)))
         }
         guard let environment = session.environments.first(where: { $0.name == name }) else {
             throw CommandError(
@@ -59,8 +60,14 @@ struct EnvCommand: SingleCommand, Equatable {
             executor.redactor.addSecret(value)
             executor.session.variables.set(key, value, secret: true)
         }
-        if let base = environment.base { executor.session.base = base }
-        if let spec { executor.session.spec = spec }
+        if let base = environment.base { try executor.moveCurrentAPI(to: base) }
+        if let spec {
+            if executor.session.current == nil {
+                executor.session.givenSpec = spec
+            } else {
+                executor.session.currentAPI?.spec = spec
+            }
+        }
         executor.session.currentEnvironment = name
         return .done
     }

@@ -1,5 +1,5 @@
 /// `exit`: leaves the session (Ctrl-D does too).
-struct ExitCommand: SingleCommand, Equatable {
+struct ExitCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "exit", aliases: ["quit"], synopsis: "exit", summary: "leave (Ctrl-D too)", completion: .none,
         group: .other)
@@ -8,6 +8,10 @@ struct ExitCommand: SingleCommand, Equatable {
         try arguments.end()
         return ExitCommand()
     }
+
+    var logKind: SessionLog.Kind? { nil }
+
+    var line: String { "exit" }
 
     func run(in executor: isolated Executor) async throws -> CommandResult {
         CommandResult(.exit)

@@ -3,7 +3,7 @@ import Foundation
 
 /// `expect …`: checks the last response. A failed expectation makes the line fail, but it is no
 /// error: the session goes on, and `replay` counts it.
-struct ExpectCommand: SingleCommand, Equatable {
+struct ExpectCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "expect",
         synopsis:
@@ -24,13 +24,47 @@ struct ExpectCommand: SingleCommand, Equatable {
 
     var logKind: SessionLog.Kind? { .followUp }
 
+    var line: String {
+        var writer = LineWriter("expect")
+        let expectation = self.expectation
+        switch expectation.subject {
+        case .schema: return "expect schema"
+        case .status: writer.raw("status")
+        case .time: writer.raw("time")
+        case .body: writer.raw("body")
+        case .header(let name): writer.raw("header " + Quoting.word(name))
+        case .value(let path):
+            let keyword = ["status", "time", "body", "header", "schema"].contains(path.lowercased())
+            writer.raw(keyword ? "'\(path)'" : Quoting.word(path, literal: true))
+        }
+        guard let operand = expectation.operand else {
+            writer.raw(expectation.op.rawValue)
+            return writer.text
+        }
+        // Read raw to the end of the line; quotes around it are taken off unless it is a value
+        // compared with a JSONPath's (JSON), so such an operand is written in quotes.
+        let unquoted: Bool
+        if case .value = expectation.subject {
+            unquoted = expectation.op == .matches || expectation.op == .notMatches
+        } else {
+            unquoted = true
+        }
+        if expectation.subject == .status, expectation.op == .equal, Quoting.word(operand) == operand {
+            writer.raw(operand)
+        } else {
+            writer.raw(expectation.op.rawValue)
+            writer.raw(unquoted ? SetCommand.value(operand) : operand)
+        }
+        return writer.text
+    }
+
     func run(in executor: isolated Executor) async throws -> CommandResult {
         try executor.checkLastRequestAnswered()
         let entry = try executor.session.responses.entry(nil)
         if expectation.subject == .schema {
             let result = try Self.schema(entry, in: executor)
             return CommandResult(
-                result.passed ? .succeeded : .failed, [.expectation(ExpectationOutput(line: "", result: result))])
+                result.passed ? .succeeded : .checkFailed, [.expectation(ExpectationOutput(line: "", result: result))])
         }
         let operand = try expectation.operand.map { try executor.session.variables.expand($0) }
         let result = try ExpectationEvaluator.evaluate(expectation, operand: operand, response: entry.response) {
@@ -38,7 +72,7 @@ struct ExpectCommand: SingleCommand, Equatable {
         }
         // The executor fills in the line as written and where it came from.
         let output = ExpectationOutput(line: "", result: result)
-        return CommandResult(result.passed ? .succeeded : .failed, [.expectation(output)])
+        return CommandResult(result.passed ? .succeeded : .checkFailed, [.expectation(output)])
     }
 
     /// `expect schema`: every violation, in the result, whatever `validate` says.

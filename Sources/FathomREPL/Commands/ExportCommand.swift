@@ -4,7 +4,7 @@ import Foundation
 /// `export curl|httpie|swift [#N|--all]`: the draft (or the request behind response #N, or every
 /// request the session kept) as curl or HTTPie commands that bash runs to send the identical
 /// requests, or as a Swift program on FathomHTTP; secrets by name (`FATHOM_SECRET_<NAME>`).
-struct ExportCommand: SingleCommand, Equatable {
+struct ExportCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "export", synopsis: "export curl|httpie|swift [#N|--all] | export har FILE",
         summary: "the draft, #N's request or all as curl, HTTPie or FathomHTTP code; the session as HAR 1.2",
@@ -12,7 +12,7 @@ struct ExportCommand: SingleCommand, Equatable {
             The command sends the same method, URL, headers and body bytes. Each secret becomes \
             ${FATHOM_SECRET_<NAME>}: set that variable where the command runs.
             """,
-        completion: .wordThenFile(["curl", "httpie", "swift", "har"]), group: .draft)
+        completion: .sequence([.words(["curl", "httpie", "swift", "har"]), .files]), group: .draft)
 
     enum Format: String, CaseIterable, Equatable, Sendable {
         case curl, httpie, swift, har
@@ -43,6 +43,16 @@ struct ExportCommand: SingleCommand, Equatable {
         return ExportCommand(format: format, response: number)
     }
 
+    var logKind: SessionLog.Kind? { nil }
+
+    var line: String {
+        var writer = LineWriter("export \(format.rawValue)")
+        if let file { writer.word(file, literal: true) }
+        if all, format != .har { writer.raw("--all") }
+        if let response { writer.raw("#\(response)") }
+        return writer.text
+    }
+
     func run(in executor: isolated Executor) async throws -> CommandResult {
         if format == .har, let file { return try Self.writeHAR(to: file, executor) }
         let requests: [PreparedRequest]
@@ -54,7 +64,7 @@ struct ExportCommand: SingleCommand, Equatable {
         } else if let response {
             requests = [try executor.session.responses.entry(response).response.request]
         } else {
-            requests = [try await executor.prepare(executor.session.draft, preview: true)]
+            requests = [try await executor.preview(executor.session.draft).request]
         }
         let secrets = Self.namedSecrets(executor)
         let text: String
@@ -72,9 +82,9 @@ struct ExportCommand: SingleCommand, Equatable {
         case .har:
             throw CommandError("export har needs a file", hint: "usage: export har FILE")
         }
-        var outputs: [Output] = [.value(name: format.rawValue, value: text)]
-        if response == nil, !all, case .oauth2ClientCredentials = executor.session.auth {
-            outputs.append(.notice(.aside("the OAuth2 token is fetched when Fathom sends; export #N to include it")))
+        var outputs: [Output] = [.export(ExportText(format: format.rawValue, text: text))]
+        if response == nil, !all, try await executor.preview(executor.session.draft).tokenFetchedOnSend {
+            outputs.append(.event(.exportTokenOnSend))
         }
         return CommandResult(.succeeded, outputs)
     }
@@ -94,9 +104,7 @@ struct ExportCommand: SingleCommand, Equatable {
             let reason = String(cString: strerror(error.code.rawValue)).lowercased()
             throw CommandError("cannot write to \(path): \(reason)", hint: "the file as it was is unchanged")
         }
-        return .shows(
-            .notice(Notice(text: "wrote \(entries.count) entr\(entries.count == 1 ? "y" : "ies") to \(path) (HAR 1.2)"))
-        )
+        return .shows(.event(.wroteHAR(path: path, entries: entries.count)))
     }
 
     /// Every secret the session knows, named as `save` names it — a secret variable by its own
@@ -107,8 +115,8 @@ struct ExportCommand: SingleCommand, Equatable {
         let writer = SessionWriter(
             log: session.log, variables: session.variables, secretValues: executor.redactor.secretValues,
             requestsOnly: false)
-        var secrets = writer.secretSubstitutions().table.map { value, reference in
-            ExportSecrets.Secret(value: value, name: String(reference.dropFirst(2).dropLast(2)))
+        var secrets = writer.substitutedLines(session.log.lines).names.map {
+            ExportSecrets.Secret(value: $0.value, name: $0.name)
         }
         var known = Set(secrets.map(\.value))
         var counter = 1

@@ -1,5 +1,5 @@
 /// `help [COMMAND]`: the commands by group, or one explained.
-struct HelpCommand: SingleCommand, Equatable {
+struct HelpCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "help", aliases: ["?"], synopsis: "help [COMMAND]", summary: "list commands, or explain one",
         completion: .commands, group: .other)
@@ -19,6 +19,10 @@ struct HelpCommand: SingleCommand, Equatable {
         }
         return HelpCommand(topic: spec.name)
     }
+
+    var logKind: SessionLog.Kind? { nil }
+
+    var line: String { "help" + (topic.map { " " + Quoting.word($0, literal: true) } ?? "") }
 
     func run(in executor: isolated Executor) async throws -> CommandResult {
         .shows(.help(topic.flatMap(CommandRegistry.spec(named:))))

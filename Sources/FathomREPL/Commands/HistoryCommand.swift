@@ -1,5 +1,5 @@
 /// `history`: the lines entered at the prompt, secrets masked.
-struct HistoryCommand: SingleCommand, Equatable {
+struct HistoryCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "history", synopsis: "history", summary: "the lines entered (secrets masked)", completion: .none,
         group: .other)
@@ -9,10 +9,14 @@ struct HistoryCommand: SingleCommand, Equatable {
         return HistoryCommand()
     }
 
+    var logKind: SessionLog.Kind? { nil }
+
+    var line: String { "history" }
+
     func run(in executor: isolated Executor) async throws -> CommandResult {
         let items = executor.options.history.all.enumerated().map {
             Listing.Item(name: "\($0.offset + 1)", value: $0.element)
         }
-        return .shows(.listing(Listing(kind: .history, items: items, empty: "")))
+        return .shows(.listing(Listing(kind: .history, items: items)))
     }
 }

@@ -1,5 +1,5 @@
 /// `inspect [#N] EXPR [--paths]`: RFC 9535 JSONPath over a response body.
-struct InspectCommand: SingleCommand, Equatable {
+struct InspectCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "inspect", synopsis: "inspect [#N] EXPR [--paths]",
         summary: "RFC 9535 JSONPath (or `.a.b[0]` shorthand) over a response body, the last by default",
@@ -15,7 +15,7 @@ struct InspectCommand: SingleCommand, Equatable {
         var paths = false
         var expression: Word?
         for word in try arguments.words() {
-            if word.text == "--paths", !word.quoted {
+            if word.text == "--paths", !word.quoted, !paths {
                 paths = true
             } else if let n = try CommandParser.responseNumber(word) {
                 number = n
@@ -32,6 +32,16 @@ struct InspectCommand: SingleCommand, Equatable {
         }
         try CommandParser.checkPath(expression)
         return InspectCommand(response: number, expression: expression.text, paths: paths)
+    }
+
+    var logKind: SessionLog.Kind? { nil }
+
+    var line: String {
+        var writer = LineWriter("inspect")
+        if let response { writer.raw("#\(response)") }
+        writer.word(expression, literal: true)
+        if paths { writer.raw("--paths") }
+        return writer.text
     }
 
     func run(in executor: isolated Executor) async throws -> CommandResult {

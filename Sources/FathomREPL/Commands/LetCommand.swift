@@ -2,7 +2,7 @@ import FathomHTTP
 import FathomJSON
 
 /// `let NAME = EXPR | header NAME | status [#N]`: a value from a response into a variable.
-struct LetCommand: SingleCommand, Equatable {
+struct LetCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "let", synopsis: "let NAME = EXPR | header NAME | status [#N]",
         summary: "capture a value from a response (the last by default) into a variable",
@@ -26,6 +26,24 @@ struct LetCommand: SingleCommand, Equatable {
     var response: Int?
 
     var logKind: SessionLog.Kind? { .followUp }
+
+    var line: String {
+        var writer = LineWriter("let")
+        writer.word(name)
+        writer.raw("=")
+        switch source {
+        case .status: writer.raw("status")
+        case .header(let header):
+            writer.raw("header")
+            writer.word(header)
+        case .value(let expression):
+            // A path that reads as a keyword or a response number is quoted.
+            let keyword = ["status", "header"].contains(expression.lowercased())
+            writer.raw(keyword ? "'\(expression)'" : Quoting.word(expression, literal: true))
+        }
+        if let response { writer.raw("#\(response)") }
+        return writer.text
+    }
 
     func run(in executor: isolated Executor) async throws -> CommandResult {
         if response == nil { try executor.checkLastRequestAnswered() }

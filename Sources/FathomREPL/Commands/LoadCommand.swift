@@ -1,7 +1,7 @@
 /// `load FILE`: runs a session file's lines in this session. The file is read and checked whole
 /// first, so a broken file runs nothing; its lines are run by the loop (``FollowUp/load(_:)``),
 /// each shown as it runs.
-struct LoadCommand: SingleCommand, Equatable {
+struct LoadCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "load", synopsis: "load FILE", summary: "run a session file's lines in this session",
         completion: .files, group: .files)
@@ -14,6 +14,11 @@ struct LoadCommand: SingleCommand, Equatable {
     static func parse(_ arguments: inout Arguments) throws(CommandError) -> Self {
         LoadCommand(file: try arguments.single("a file name").text)
     }
+
+    /// The lines it runs are kept, each as itself.
+    var logKind: SessionLog.Kind? { nil }
+
+    var line: String { "load " + Quoting.word(file) }
 
     func run(in executor: isolated Executor) async throws -> CommandResult {
         let path = Executor.expandTilde(try executor.session.variables.expand(file))
@@ -28,10 +33,8 @@ struct LoadCommand: SingleCommand, Equatable {
     /// What the loop says when a file's lines have run.
     static func summary(of file: SessionFile, failures: Int) -> (Executor.Outcome, Output) {
         let count = file.entries.count
-        guard failures > 0 else {
-            return (.succeeded, .notice(.aside("loaded \(file.path): \(count) line\(count == 1 ? "" : "s")")))
-        }
-        return (.failed, .failure(Failure(.summary("loaded \(file.path): \(failures) of \(count) lines failed"))))
+        guard failures > 0 else { return (.succeeded, .event(.loaded(path: file.path, lines: count))) }
+        return (.failed, .failure(Failure(.loadFailed(path: file.path, failed: failures, lines: count))))
     }
 
     /// The error when files load each other deeper than ``depthLimit``.

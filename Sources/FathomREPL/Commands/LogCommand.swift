@@ -2,7 +2,7 @@ import FathomHTTP
 import Foundation
 
 /// `log [off|info|headers|body] [FILE]`: the masked wire log, on standard error or in a file.
-struct LogCommand: SingleCommand, Equatable {
+struct LogCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "log", synopsis: "log [off|info|headers|body] [FILE]",
         summary: "the masked wire log, on standard error or appended to FILE",
@@ -22,11 +22,22 @@ struct LogCommand: SingleCommand, Equatable {
         return LogCommand(detail: detail, file: file)
     }
 
+    /// What this session shows of its traffic, not what it sends: not saved.
+    var logKind: SessionLog.Kind? { nil }
+
+    var line: String {
+        var writer = LineWriter("log")
+        if let detail { writer.raw(detail.rawValue) }
+        if let file { writer.word(file) }
+        return writer.text
+    }
+
     func run(in executor: isolated Executor) async throws -> CommandResult {
         let settings = executor.session.settings
         guard let detail else {
             return .shows(
-                .value(name: "log", value: settings.logDetail.rawValue + (settings.logFile.map { " → \($0)" } ?? "")))
+                .setting(
+                    SettingShown(name: "log", value: .log(level: settings.logDetail.rawValue, file: settings.logFile))))
         }
         if let file {
             let path = Executor.expandTilde(file)

@@ -2,7 +2,7 @@ import FathomOpenAPI
 
 /// `ls [PATH]`: what the description has under a path — child segments and operations — relative
 /// to the draft's path, so `cd` and `ls` walk the API like a directory.
-struct LsCommand: SingleCommand, Equatable {
+struct LsCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "ls", synopsis: "ls [PATH]",
         summary: "list the description's segments and operations under a path (the draft's, by default)",
@@ -11,10 +11,14 @@ struct LsCommand: SingleCommand, Equatable {
     var path: String?
 
     static func parse(_ arguments: inout Arguments) throws(CommandError) -> Self {
-        LsCommand(path: try arguments.optionalWord().map(\.text))
+        let path = try arguments.optionalWord().map(\.text)
+        try arguments.end()
+        return LsCommand(path: path)
     }
 
     var logKind: SessionLog.Kind? { nil }
+
+    var line: String { "ls" + (path.map { " " + Quoting.word($0) } ?? "") }
 
     func run(in executor: isolated Executor) async throws -> CommandResult {
         let loaded = try executor.requireSpec()
@@ -29,10 +33,8 @@ struct LsCommand: SingleCommand, Equatable {
             Listing.Item(name: operation.method, value: operation.operationID ?? "", detail: operation.summary)
         }
         items += listing.children.map { child in
-            Listing.Item(
-                name: child.name + (child.hasChildren ? "/" : ""),
-                detail: "\(child.operationCount) operation\(child.operationCount == 1 ? "" : "s")")
+            Listing.Item(name: child.name + (child.hasChildren ? "/" : ""), count: child.operationCount)
         }
-        return .shows(.listing(Listing(kind: .paths, items: items, empty: "nothing under \(relative)")))
+        return .shows(.listing(Listing(kind: .paths, items: items, source: relative)))
     }
 }

@@ -1,7 +1,7 @@
 import FathomHTTP
 
 /// `method [GET|POST|…]`: the draft's method.
-struct MethodCommand: SingleCommand, Equatable {
+struct MethodCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "method", synopsis: "method [GET|POST|…]", summary: "set the draft's method (GET by default)",
         completion: .words(OneLinerCommand.methods.map { $0.uppercased() }), group: .draft)
@@ -17,8 +17,16 @@ struct MethodCommand: SingleCommand, Equatable {
 
     var logKind: SessionLog.Kind? { method == nil ? nil : .draft }
 
+    var line: String {
+        var writer = LineWriter("method")
+        if let method { writer.word(method.rawValue) }
+        return writer.text
+    }
+
     func run(in executor: isolated Executor) async throws -> CommandResult {
-        guard let method else { return .shows(.value(name: "method", value: executor.session.draft.method.rawValue)) }
+        guard let method else {
+            return .shows(.setting(SettingShown(name: "method", value: .text(executor.session.draft.method.rawValue))))
+        }
         executor.session.draft.method = method
         return .done
     }

@@ -2,7 +2,7 @@ import Foundation
 
 /// `mock PATH @FILE | mock PATH status CODE | mock off`: answers matching paths locally through
 /// the library's MockTransport, in front of the network.
-struct MockCommand: SingleCommand, Equatable {
+struct MockCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "mock", synopsis: "mock PATH @FILE | mock PATH status CODE | mock off",
         summary: "answer matching paths locally (the library's MockTransport); bare `mock` lists",
@@ -23,13 +23,28 @@ struct MockCommand: SingleCommand, Equatable {
 
     var logKind: SessionLog.Kind? { action == .list ? nil : .setting }
 
+    var line: String {
+        var writer = LineWriter("mock")
+        switch action {
+        case .list: break
+        case .off: writer.raw("off")
+        case .file(let path, let file):
+            writer.word(path, literal: true)
+            writer.raw("@" + Quoting.word(file))
+        case .status(let path, let code):
+            writer.word(path, literal: true)
+            writer.raw("status \(code)")
+        }
+        return writer.text
+    }
+
     func run(in executor: isolated Executor) async throws -> CommandResult {
         switch action {
         case .list:
             let items = executor.session.settings.mocks.map { route in
                 Listing.Item(name: route.path, value: "\(route.status)", detail: route.file.map { "@\($0)" })
             }
-            return .shows(.listing(Listing(kind: .mocks, items: items, empty: "no mocks")))
+            return .shows(.listing(Listing(kind: .mocks, items: items)))
         case .off: executor.session.settings.mocks = []
         case .file(let path, let file):
             let expanded = Executor.expandTilde(try executor.session.variables.expand(file))
@@ -54,9 +69,9 @@ struct MockCommand: SingleCommand, Equatable {
 
     private static func mock(_ a: inout Arguments) throws(CommandError) -> Action {
         guard let first = try a.optionalWord() else { return .list }
-        if first.text.lowercased() == "off", a.isEmpty { return .off }
+        if first.text.lowercased() == "off", !first.quoted, a.isEmpty { return .off }
         let what = try a.word("@FILE or status CODE")
-        if what.text.hasPrefix("@") {
+        if what.text.hasPrefix("@"), !what.quoted {
             try a.end()
             return .file(path: first.text, file: String(what.text.dropFirst()))
         }

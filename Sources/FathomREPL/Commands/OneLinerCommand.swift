@@ -1,9 +1,14 @@
 import FathomHTTP
 
-/// `get|post|put|patch|delete|head|options [PATH|URL] [ITEMS…]`: sets the draft and sends it in
-/// one line, with items as HTTPie writes them. The only family of commands, and the only words
-/// that send a request by themselves.
-struct OneLinerCommand: Command, Equatable {
+/// `get|post|put|patch|delete|head|options [PATH|URL] [ITEMS…]`: one request in one line, with
+/// items as HTTPie writes them. The only family of commands, and the only words that send a
+/// request by themselves.
+///
+/// With a path or URL the line is one self-contained request: it replaces the draft, so nothing
+/// an earlier line put there (headers, query, a body, credentials) rides along; what the
+/// session applies to the API it goes to (defaults, auth, cookies) comes with it as with any
+/// request. Without one it sends the draft as it is, with this method and these items added.
+struct OneLinerCommand: Command {
     static let methods = ["get", "post", "put", "patch", "delete", "head", "options"]
 
     static let specs = methods.map { method in
@@ -12,9 +17,11 @@ struct OneLinerCommand: Command, Equatable {
             summary: "set the draft to \(method.uppercased()) and send it",
             details: """
                 Items as HTTPie writes them: `Name:Value` header, `Name:` removes it, `name==value` query, \
-                `name=value` string field, `name:=json` raw JSON field, `name@file` file field (multipart).
+                `name=value` string field, `name:=json` raw JSON field, `name@file` file field (multipart). \
+                With a path or URL the line replaces the draft: one self-contained request. `:3000/x`, \
+                `localhost:8080/x` and `host.example/x` are read as http:// URLs, as HTTPie reads them.
                 """,
-            completion: .paths, group: .draft)
+            completion: .request(method: method.uppercased()), group: .draft)
     }
 
     var method: HTTPMethod
@@ -26,7 +33,7 @@ struct OneLinerCommand: Command, Equatable {
         var words = try arguments.words()
         var target: String?
         if let first = words.first, RequestItem.looksLikeTarget(first) {
-            target = first.text
+            target = first.quoted ? first.text : RequestItem.hostShorthand(first.text) ?? first.text
             words.removeFirst()
         }
         var items: [RequestItem] = []
@@ -46,20 +53,42 @@ struct OneLinerCommand: Command, Equatable {
 
     var logKind: SessionLog.Kind? { .request }
 
+    var line: String {
+        var writer = LineWriter(method.rawValue.lowercased())
+        if let target { writer.word(target) }
+        writer.words(items.map(\.text), literal: true)
+        return writer.text
+    }
+
+    func credentialName(for value: String) -> String? { items.credentialName(for: value) }
+
     func run(in executor: isolated Executor) async throws -> CommandResult {
-        var draft = executor.session.draft
-        draft.method = method
+        var draft: Draft
         if let target {
+            draft = Draft()
             draft.target = target
-            draft.query = []
+        } else {
+            draft = executor.session.draft
+            if items.contains(where: { [.field, .rawJSON, .file].contains($0.kind) }) { draft.body = .none }
         }
-        if target != nil || items.contains(where: { [.field, .rawJSON, .file].contains($0.kind) }) {
-            draft.body = .none
-        }
+        draft.method = method
         draft.apply(items)
         // Validated whole before the draft changes: a bad one-liner leaves the session as it was.
-        let prepared = try await executor.prepare(draft)
+        let outgoing = try executor.prepare(draft)
         executor.session.draft = draft
-        return try await executor.send(prepared)
+        return try await executor.send(outgoing)
+    }
+}
+
+extension [RequestItem] {
+    /// The item that holds `value` names the credential: `password=…` → `password`.
+    func credentialName(for value: String) -> String? {
+        lazy.compactMap { item -> String? in
+            switch item {
+            case .header(let name, let given), .query(let name, let given), .field(let name, let given):
+                given.contains(value) ? SecretNames.variableName(name) : nil
+            default: nil
+            }
+        }.first
     }
 }

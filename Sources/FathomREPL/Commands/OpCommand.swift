@@ -5,7 +5,7 @@ import FathomOpenAPI
 /// Path parameters come from `name=value` items or, failing those, variables of the same name;
 /// other `name=value` items go where the operation takes that parameter (query or header), else
 /// into the JSON body, as in one-liners.
-struct OpCommand: SingleCommand, Equatable {
+struct OpCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "op", synopsis: "op OPERATION_ID [ITEMS…]",
         summary: "set the draft from an operation of the description and send it",
@@ -14,7 +14,7 @@ struct OpCommand: SingleCommand, Equatable {
             a `name=value` the operation takes as a query or header parameter goes there; other items as in \
             one-liners (`name==value` query, `Name:Value` header, `name=value`/`name:=json` body fields).
             """,
-        completion: .operations, group: .api)
+        completion: .operation, group: .api)
 
     var operationID: String
     var items: [RequestItem]
@@ -29,9 +29,19 @@ struct OpCommand: SingleCommand, Equatable {
 
     var logKind: SessionLog.Kind? { .request }
 
+    var line: String {
+        var writer = LineWriter("op")
+        writer.word(operationID)
+        writer.words(items.map(\.text), literal: true)
+        return writer.text
+    }
+
+    func credentialName(for value: String) -> String? { items.credentialName(for: value) }
+
     func run(in executor: isolated Executor) async throws -> CommandResult {
         let loaded = try executor.requireSpec()
-        let operation = try DescribeCommand.operation(id: operationID, in: loaded.description)
+        let api = loaded.description
+        let operation = try DescribeCommand.operation(id: operationID, in: api)
         var remaining = items
         func take(_ name: String) -> String? {
             guard let index = remaining.firstIndex(where: { if case .field(name, _) = $0 { true } else { false } }),
@@ -55,6 +65,19 @@ struct OpCommand: SingleCommand, Equatable {
             }
             path = path.replacingOccurrences(of: "{\(parameter.name)}", with: value)
         }
+        // A field that is no parameter and no body field the operation declares is a slip.
+        let fields = api.bodyFields(for: operation).map(\.name)
+        let parameters = operation.parameters.filter { $0.location != .path }.map(\.name)
+        for case .field(let name, _) in remaining
+        where !parameters.contains(name) && !fields.contains(name) && (operation.requestBody == nil || !fields.isEmpty)
+        {
+            let known = parameters + fields
+            throw CommandError(
+                "\(operationID) has no parameter '\(name)'"
+                    + (operation.requestBody == nil ? "" : " and no body field so named"),
+                hint: CommandError.suggestion(for: name, among: known + operation.parameters.map(\.name))
+                    ?? (known.isEmpty ? "it takes none" : "it takes \(known.joined(separator: ", "))"))
+        }
         // In the order given: a `name=value` the operation takes as a query or header parameter goes there.
         let routed = remaining.map { item -> RequestItem in
             guard case .field(let name, let value) = item,
@@ -64,14 +87,13 @@ struct OpCommand: SingleCommand, Equatable {
             else { return item }
             return parameter.location == .query ? .query(name: name, value: value) : .header(name: name, value: value)
         }
-        var draft = executor.session.draft
+        // One self-contained request, as a one-liner with a path is.
+        var draft = Draft()
         draft.method = HTTPMethod(rawValue: operation.method)
         draft.target = path
-        draft.query = []
-        draft.body = .none
         draft.apply(routed)
-        let prepared = try await executor.prepare(draft)
+        let outgoing = try executor.prepare(draft)
         executor.session.draft = draft
-        return try await executor.send(prepared)
+        return try await executor.send(outgoing)
     }
 }

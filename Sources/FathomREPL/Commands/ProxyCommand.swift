@@ -1,7 +1,7 @@
 import FathomHTTP
 
 /// `proxy [URL|off]`: an HTTP or SOCKS5 proxy for every request (an HTTP proxy's password a secret).
-struct ProxyCommand: SingleCommand, Equatable {
+struct ProxyCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "proxy", synopsis: "proxy [URL|off]", summary: "send requests through an HTTP or SOCKS5 proxy",
         details: "http://[user:password@]host[:port], or socks5://host[:port] (the proxy resolves host names).",
@@ -15,14 +15,22 @@ struct ProxyCommand: SingleCommand, Equatable {
 
     var logKind: SessionLog.Kind? { setting == .show ? nil : .setting }
 
+    var line: String {
+        switch setting {
+        case .show: "proxy"
+        case .off: "proxy off"
+        case .set(let url): "proxy " + Quoting.word(url)
+        }
+    }
+
+    func credentialName(for value: String) -> String? { "proxy_password" }
+
     func run(in executor: isolated Executor) async throws -> CommandResult {
         switch setting {
         case .show:
             return .shows(
-                .value(
-                    name: "proxy",
-                    value: executor.session.settings.proxy ?? "from the environment (HTTP_PROXY, HTTPS_PROXY, NO_PROXY)"
-                ))
+                .setting(
+                    SettingShown(name: "proxy", value: executor.session.settings.proxy.map { .text($0) } ?? .unset)))
         case .set(let written):
             // A password may be a variable (`http://me:{{proxy_password}}@proxy:3128`).
             let url = try executor.session.variables.expand(written)

@@ -1,5 +1,5 @@
 /// `record [on|off]`: keep responses so that `save` writes them as a recording.
-struct RecordCommand: SingleCommand, Equatable {
+struct RecordCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "record", synopsis: "record [on|off]",
         summary: "record responses for `save`, so `fathom replay --compare` can check them",
@@ -12,12 +12,17 @@ struct RecordCommand: SingleCommand, Equatable {
         RecordCommand(on: try arguments.optionalSwitch())
     }
 
+    /// What `save` writes beside the file, not what a replay does: not saved.
+    var logKind: SessionLog.Kind? { nil }
+
+    var line: String { "record" + (on.map { $0 ? " on" : " off" } ?? "") }
+
     func run(in executor: isolated Executor) async throws -> CommandResult {
         guard let on else {
-            return .shows(.value(name: "record", value: "record \(executor.session.recording ? "on" : "off")"))
+            return .shows(.setting(SettingShown(name: "record", value: .toggle(executor.session.recording))))
         }
         executor.session.recording = on
         guard on else { return .done }
-        return .shows(.notice(.aside("recording: responses from now on are written beside the file by `save FILE`")))
+        return .shows(.event(.recordingOn))
     }
 }

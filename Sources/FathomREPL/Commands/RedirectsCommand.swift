@@ -1,5 +1,5 @@
 /// `redirects [N|off]`: how many redirects to follow.
-struct RedirectsCommand: SingleCommand, Equatable {
+struct RedirectsCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "redirects", synopsis: "redirects [N|off]", summary: "how many redirects to follow (5 by default)",
         completion: .words(["off"]), group: .client)
@@ -19,13 +19,19 @@ struct RedirectsCommand: SingleCommand, Equatable {
 
     var logKind: SessionLog.Kind? { setting == .show ? nil : .setting }
 
+    var line: String {
+        switch setting {
+        case .show: "redirects"
+        case .off: "redirects off"
+        case .set(let count): "redirects \(count)"
+        }
+    }
+
     func run(in executor: isolated Executor) async throws -> CommandResult {
         switch setting {
         case .show:
             return .shows(
-                .value(
-                    name: "redirects",
-                    value: executor.session.settings.redirectLimit.map { "follow up to \($0)" } ?? "off"))
+                .setting(SettingShown(name: "redirects", value: .count(executor.session.settings.redirectLimit))))
         case .set(let limit): executor.session.settings.redirectLimit = limit
         case .off: executor.session.settings.redirectLimit = nil
         }

@@ -1,6 +1,6 @@
 /// `replay FILE… [--compare]`: runs files in fresh sessions and reports here, as `fathom replay`
 /// does. This session is left as it is: the loop that ran the line runs the replay.
-struct ReplayCommand: SingleCommand, Equatable {
+struct ReplayCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "replay", synopsis: "replay FILE… [--compare]",
         summary: "run session files in fresh sessions and report, as `fathom replay` does",
@@ -28,6 +28,15 @@ struct ReplayCommand: SingleCommand, Equatable {
             throw CommandError("missing a file to replay", column: arguments.column, hint: arguments.usage)
         }
         return ReplayCommand(files: files, compare: compare)
+    }
+
+    var logKind: SessionLog.Kind? { nil }
+
+    var line: String {
+        var writer = LineWriter("replay")
+        writer.words(files, literal: true)
+        if compare { writer.raw("--compare") }
+        return writer.text
     }
 
     func run(in executor: isolated Executor) async throws -> CommandResult {

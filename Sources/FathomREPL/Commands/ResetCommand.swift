@@ -1,7 +1,7 @@
 /// `reset`: a fresh draft.
-struct ResetCommand: SingleCommand, Equatable {
+struct ResetCommand: SingleCommand {
     static let spec = CommandSpec(
-        name: "reset", synopsis: "reset", summary: "clear the draft (method, path, query, headers, body)",
+        name: "reset", synopsis: "reset", summary: "clear the draft (method, path, query, headers, body, auth)",
         completion: .none, group: .draft)
 
     static func parse(_ arguments: inout Arguments) throws(CommandError) -> Self {
@@ -10,6 +10,8 @@ struct ResetCommand: SingleCommand, Equatable {
     }
 
     var logKind: SessionLog.Kind? { .draft }
+
+    var line: String { "reset" }
 
     func run(in executor: isolated Executor) async throws -> CommandResult {
         executor.session.draft = Draft()

@@ -1,5 +1,5 @@
 /// `responses`: the numbered response history.
-struct ResponsesCommand: SingleCommand, Equatable {
+struct ResponsesCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "responses", synopsis: "responses", summary: "the numbered response history: #1, #2, …",
         completion: .none, group: .responses)
@@ -9,11 +9,14 @@ struct ResponsesCommand: SingleCommand, Equatable {
         return ResponsesCommand()
     }
 
+    var logKind: SessionLog.Kind? { nil }
+
+    var line: String { "responses" }
+
     func run(in executor: isolated Executor) async throws -> CommandResult {
         let items = executor.session.responses.entries.map { entry in
             Listing.Item(name: "#\(entry.number)", value: executor.shownPath(entry.response.url), response: entry)
         }
-        return .shows(
-            .listing(Listing(kind: .responses, items: items, empty: "no responses yet — `send` or `get PATH`")))
+        return .shows(.listing(Listing(kind: .responses, items: items)))
     }
 }

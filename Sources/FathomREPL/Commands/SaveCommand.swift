@@ -3,7 +3,7 @@ import Foundation
 
 /// `save FILE [--requests-only]`: the session as the commands that reproduce it, never a
 /// secret's value, written atomically; recorded responses beside it.
-struct SaveCommand: SingleCommand, Equatable {
+struct SaveCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "save", synopsis: "save FILE [--requests-only]",
         summary: "write the session as commands that reproduce it (never a secret's value)",
@@ -21,12 +21,18 @@ struct SaveCommand: SingleCommand, Equatable {
         let file = try arguments.word("a file name")
         var requestsOnly = false
         if let flag = try arguments.optionalWord() {
-            guard flag.text == "--requests-only" else { throw arguments.badChoice(flag, ["--requests-only"]) }
+            guard flag.text == "--requests-only", !flag.quoted else {
+                throw arguments.badChoice(flag, ["--requests-only"])
+            }
             try arguments.end()
             requestsOnly = true
         }
         return SaveCommand(file: file.text, requestsOnly: requestsOnly)
     }
+
+    var logKind: SessionLog.Kind? { nil }
+
+    var line: String { "save " + Quoting.word(file, literal: true) + (requestsOnly ? " --requests-only" : "") }
 
     func run(in executor: isolated Executor) async throws -> CommandResult {
         let session = executor.session
@@ -42,22 +48,19 @@ struct SaveCommand: SingleCommand, Equatable {
         let output = writer.write(fileName: fileName, redactor: redactor)
         // Whatever could not be named is masked rather than written.
         try Self.write(redactor.redact(output.text), to: path)
-        var notice = Notice(text: "saved \(output.requests) request\(output.requests == 1 ? "" : "s") to \(path)")
+        var recording: (path: String, responses: Int)?
         if !output.recordings.isEmpty {
             let recordingPath = Recording.path(forSession: path)
-            let recording = Recording(session: fileName, entries: output.recordings)
-            try Self.write(redactor.redact(recording.serialized()), to: recordingPath)
-            let count = output.recordings.count
-            notice.text += " and \(count) recorded response\(count == 1 ? "" : "s") to \(recordingPath)"
-        } else if session.recording {
-            notice.aside = " (nothing recorded: `record on` keeps the responses sent after it)"
+            let file = Recording(session: fileName, entries: output.recordings)
+            try Self.write(redactor.redact(file.serialized()), to: recordingPath)
+            recording = (recordingPath, output.recordings.count)
         }
-        var outputs: [Output] = [.notice(notice)]
-        if !output.namedSecrets.isEmpty {
-            let keys = output.namedSecrets.map { "\($0) (\(DotEnv.secretKey(for: $0)))" }.joined(separator: ", ")
-            outputs.append(.notice(.aside("credentials typed into lines are saved by name only: \(keys)")))
-        }
-        return CommandResult(.succeeded, outputs)
+        return .shows(
+            .event(
+                .saved(
+                    SaveSummary(
+                        path: path, requests: output.requests, recording: recording,
+                        recordedNothing: recording == nil && session.recording, namedSecrets: output.namedSecrets))))
     }
 
     /// Writes `text` atomically: an interrupted save leaves the old file as it was.

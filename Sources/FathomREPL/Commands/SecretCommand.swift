@@ -1,5 +1,5 @@
 /// `secret NAME [= VALUE]`: a variable whose value is masked everywhere and never written to disk.
-struct SecretCommand: SingleCommand, Equatable {
+struct SecretCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "secret", synopsis: "secret NAME [= VALUE]",
         summary: "a variable whose value is masked everywhere and never written to disk",
@@ -18,6 +18,13 @@ struct SecretCommand: SingleCommand, Equatable {
     }
 
     var logKind: SessionLog.Kind? { .setting }
+
+    var line: String { "secret \(name)" + (value.map { " = " + SetCommand.value($0) } ?? "") }
+
+    /// The value stays in memory; a saved session asks for it by name.
+    func logged(in executor: isolated Executor) -> any Command { SecretCommand(name: name, value: nil) }
+
+    func credentialName(for value: String) -> String? { name }
 
     func run(in executor: isolated Executor) async throws -> CommandResult {
         let resolved: String

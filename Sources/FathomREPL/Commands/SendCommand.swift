@@ -1,5 +1,5 @@
 /// `send`: sends the draft.
-struct SendCommand: SingleCommand, Equatable {
+struct SendCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "send", synopsis: "send", summary: "send the draft and show the response", completion: .none,
         group: .draft)
@@ -11,7 +11,9 @@ struct SendCommand: SingleCommand, Equatable {
 
     var logKind: SessionLog.Kind? { .request }
 
+    var line: String { "send" }
+
     func run(in executor: isolated Executor) async throws -> CommandResult {
-        try await executor.send(try await executor.prepare(executor.session.draft))
+        try await executor.send(try executor.prepare(executor.session.draft))
     }
 }

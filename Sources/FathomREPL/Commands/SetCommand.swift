@@ -1,5 +1,5 @@
 /// `set NAME = VALUE`: a variable, `{{NAME}}` in every argument.
-struct SetCommand: SingleCommand, Equatable {
+struct SetCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "set", synopsis: "set NAME = VALUE", summary: "set a variable; `{{NAME}}` expands in every argument",
         completion: .variables, group: .session)
@@ -23,6 +23,19 @@ struct SetCommand: SingleCommand, Equatable {
     }
 
     var logKind: SessionLog.Kind? { .setting }
+
+    var line: String { "set \(name) = " + Self.value(value) }
+
+    /// A value as `set` and `secret` read it back: as written, or in double quotes when it would
+    /// lose something (blanks at its ends, being empty, quotes around it).
+    static func value(_ value: String) -> String {
+        guard let first = value.first, let last = value.last, first != " ", first != "\t", last != " ",
+            last != "\t", !(value.count >= 2 && (first == "\"" || first == "'") && last == first)
+        else { return "\"\(value)\"" }
+        return value
+    }
+
+    func credentialName(for value: String) -> String? { SecretNames.variableName(name) }
 
     func run(in executor: isolated Executor) async throws -> CommandResult {
         let expanded = try executor.session.variables.expand(value)

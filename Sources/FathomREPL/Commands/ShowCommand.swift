@@ -4,12 +4,14 @@ import Foundation
 
 /// `show [request|response|#N|session|headers on|off]`: the request as it would be sent, a
 /// response again, or the whole session.
-struct ShowCommand: SingleCommand, Equatable {
+struct ShowCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "show", synopsis: "show [request|response|#N|session|headers on|off] [> FILE]",
         summary: "preview the request (secrets masked) or show a response again",
         details: """
-            `show #N > FILE` writes a response's body whole (JSON pretty-printed, secrets masked) to \
+            `show request` labels each header with where it comes from (the draft, the API's defaults or \
+            auth, the cookie jar) and names the API whose state the request gets. `show session` lists the \
+            APIs and what each applies. `show #N > FILE` writes a response's body whole (JSON pretty-printed, secrets masked) to \
             FILE, however long: the prompt cuts bodies that print longer than 4 MiB.
             """,
         completion: .words(["request", "response", "session", "headers"]), group: .draft)
@@ -47,22 +49,39 @@ struct ShowCommand: SingleCommand, Equatable {
         return ShowCommand(target: target, file: file)
     }
 
+    var logKind: SessionLog.Kind? {
+        if case .headers = target { return .setting }
+        return nil
+    }
+
+    var line: String {
+        var writer = LineWriter("show")
+        switch target {
+        case .request: writer.raw("request")
+        case .response(nil): writer.raw("response")
+        case .response(let number?): writer.raw("#\(number)")
+        case .session: writer.raw("session")
+        case .headers(let on): writer.raw("headers \(on ? "on" : "off")")
+        }
+        if let file {
+            writer.raw(">")
+            writer.word(file)
+        }
+        return writer.text
+    }
+
     func run(in executor: isolated Executor) async throws -> CommandResult {
         switch target {
         case .request:
-            let prepared = try await executor.prepare(executor.session.draft, preview: true)
-            var tokenFetchedOnSend = false
-            if case .oauth2ClientCredentials = executor.session.auth { tokenFetchedOnSend = true }
-            return .shows(.request(RequestPreview(request: prepared, tokenFetchedOnSend: tokenFetchedOnSend)))
+            return .shows(.request(try await executor.preview(executor.session.draft)))
         case .response(let number):
             let entry = try executor.session.responses.entry(number)
             guard let file else { return .shows(.response(executor.responseOutput(entry))) }
             let path = Executor.expandTilde(try executor.session.variables.expand(file))
             let size = try Self.writeBody(of: entry.response, to: path, redactor: executor.redactor)
-            return .shows(
-                .notice(Notice(text: "wrote the body of #\(entry.number) to \(path) (\(ByteCount.format(size)))")))
+            return .shows(.event(.wroteBody(response: entry.number, path: path, bytes: size)))
         case .session:
-            return .shows(.listing(Self.session(executor)))
+            return .shows(.session(Self.session(executor)))
         case .headers(let on):
             executor.session.settings.showHeaders = on
             return .done
@@ -105,29 +124,28 @@ struct ShowCommand: SingleCommand, Equatable {
         return size
     }
 
-    private static func session(_ executor: isolated Executor) -> Listing {
+    private static func session(_ executor: isolated Executor) -> SessionOverview {
         let session = executor.session
-        var items: [Listing.Item] = []
-        func add(_ name: String, _ value: String) { items.append(Listing.Item(name: name, value: value)) }
-        add("base", session.base ?? "(none)")
-        if let environment = session.currentEnvironment { add("env", environment) }
-        add("auth", executor.describe(session.auth))
-        for header in session.defaultHeaders {
-            add("default", "header \(header.name): \(executor.shownHeaderValue(header))")
+        let apis = session.apis.enumerated().map { index, api in
+            SessionOverview.APIState(
+                base: api.base, origin: executor.origin(of: api.base), current: index == session.current,
+                auth: api.auth == .none ? nil : executor.describe(api.auth),
+                defaultHeaders: api.defaultHeaders.map { ($0.name, executor.shownHeaderValue($0)) },
+                defaultQuery: api.defaultQuery.map { ($0.name, $0.value) }, spec: api.spec?.source,
+                validation: api.validation.rawValue, shared: api.shared)
         }
-        for pair in session.defaultQuery { add("default", "query \(pair.name)\(pair.value.map { "=\($0)" } ?? "")") }
-        for name in session.variables.names { add("var", "\(name) = \(executor.displayValue(of: name))") }
+        let variables = session.variables.names.map { name in
+            SessionOverview.Variable(
+                name: name, value: executor.displayValue(of: name), secret: session.variables.isSecret(name))
+        }
         let settings = session.settings
-        add("decoder", settings.decoder.rawValue)
-        add("log", "\(settings.logDetail.rawValue)\(settings.logFile.map { " \($0)" } ?? "")")
-        add("timeout", settings.timeout?.shortDescription ?? "60 s (default)")
-        add("redirects", settings.redirectLimit.map(String.init) ?? "off")
-        add("insecure", settings.insecure ? "on" : "off")
-        add("proxy", settings.proxy ?? "from the environment")
-        add("cookies", settings.cookies ? "on (\(executor.cookieJar.cookies.count))" : "off")
-        add("pager", settings.pager.rawValue)
-        add("responses", "\(session.responses.entries.count) kept, last #\(session.responses.lastNumber)")
-        return Listing(kind: .session, items: items, empty: "")
+        return SessionOverview(
+            apis: apis, environment: session.currentEnvironment, variables: variables,
+            decoder: settings.decoder.rawValue,
+            log: .log(level: settings.logDetail.rawValue, file: settings.logFile), timeout: settings.timeout,
+            redirects: settings.redirectLimit, insecure: settings.insecure, proxy: settings.proxy,
+            cookies: settings.cookies ? executor.cookieJar.cookies.count : nil, pager: settings.pager.rawValue,
+            responsesKept: session.responses.entries.count, lastResponse: session.responses.lastNumber)
     }
 
     private static func show(_ a: inout Arguments) throws(CommandError) -> Target {

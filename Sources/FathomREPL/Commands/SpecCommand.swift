@@ -2,7 +2,7 @@ import FathomOpenAPI
 
 /// `spec [FILE|URL | coverage | off]`: loads an OpenAPI description (3.0 or 3.1, JSON or YAML)
 /// that `ls`, `describe`, `op`, completion and the checks of every request and response read.
-struct SpecCommand: SingleCommand, Equatable {
+struct SpecCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "spec", synopsis: "spec [[--lenient] FILE|URL | coverage | off]",
         summary: "load an OpenAPI description; bare says what is loaded, `coverage` what was called",
@@ -11,6 +11,7 @@ struct SpecCommand: SingleCommand, Equatable {
             request is then checked before it goes (`validate`), every response against its operation's schema \
             (`schema ✓` or `schema ✗ N` on the status line), and `ls`, `describe`, `op` and Tab know the API. \
             `spec coverage` lists the operations called and not yet, with the statuses seen and declared. \
+            The description belongs to the base's API: requests to another origin are not checked by it. \
             `--lenient` skips OpenAPIKit's structure check, for a description it rejects that Fathom can read.
             """,
         completion: .wordsOrFiles(["coverage", "off"]), group: .api)
@@ -32,7 +33,7 @@ struct SpecCommand: SingleCommand, Equatable {
             word = try arguments.word("a description's file or URL")
         }
         try arguments.end()
-        switch (word.text, lenient) {
+        switch (word.quoted ? "" : word.text, lenient) {
         case ("coverage", false): return SpecCommand(action: .coverage)
         case ("off", false): return SpecCommand(action: .unload)
         default: return SpecCommand(action: .load(word.text, lenient: lenient))
@@ -46,54 +47,64 @@ struct SpecCommand: SingleCommand, Equatable {
         }
     }
 
+    var line: String {
+        switch action {
+        case .show: "spec"
+        case .coverage: "spec coverage"
+        case .unload: "spec off"
+        case .load(let source, let lenient):
+            "spec " + (lenient ? "--lenient " : "")
+                + (["coverage", "off"].contains(source) ? "'\(source)'" : Quoting.word(source, literal: true))
+        }
+    }
+
     func run(in executor: isolated Executor) async throws -> CommandResult {
         switch action {
         case .show:
-            guard let loaded = executor.session.spec else {
-                return .shows(.notice(.aside("no description loaded — `spec FILE|URL`")))
-            }
-            return .shows(.notice(Notice(text: Self.summary(loaded.description, source: loaded.source))))
+            return .shows(.event(.specShown((try? executor.requireSpec()).map(SpecSummary.init))))
         case .load(let given, let lenient):
             let source = try executor.session.variables.expand(given)
-            let (loaded, notes) = try await executor.loadSpec(source, lenient: lenient)
-            executor.session.spec = loaded
-            return CommandResult(
-                .succeeded,
-                [.notice(Notice(text: "loaded " + Self.summary(loaded.description, source: source)))]
-                    + notes.map { .notice(.aside($0)) })
+            let (loaded, server) = try await executor.loadSpec(source, lenient: lenient)
+            var baseFromServers: String?
+            if executor.session.current == nil, let server {
+                // No base yet: the description's first server names the API it belongs to.
+                try executor.useBase(server)
+                baseFromServers = server
+            }
+            if executor.session.current == nil {
+                executor.session.givenSpec = loaded
+            } else {
+                executor.session.currentAPI?.spec = loaded
+            }
+            return .shows(.event(.specLoaded(SpecSummary(loaded), baseFromServers: baseFromServers)))
         case .unload:
-            executor.session.spec = nil
+            executor.session.currentAPI?.spec = nil
+            executor.session.givenSpec = nil
             return .done
         case .coverage:
             return .shows(.listing(Self.coverage(try executor.requireSpec())))
         }
     }
 
-    /// `Swagger Petstore 1.0.0 (OpenAPI 3.0.0, petstore.yaml): 3 operations on 2 paths`; a
-    /// description split over files says how many more it read (`openapi.yaml and 4 documents it names`).
-    static func summary(_ description: APIDescription, source: String) -> String {
-        let operations = description.operations.count
-        let paths = description.paths.count
-        let others = description.documents.count
-        let files = others == 0 ? source : "\(source) and \(others) document\(others == 1 ? "" : "s") it names"
-        return "\(description.title) \(description.version) (OpenAPI \(description.openAPIVersion), \(files)): "
-            + "\(operations) operation\(operations == 1 ? "" : "s") on \(paths) path\(paths == 1 ? "" : "s")"
-    }
-
     /// Every operation, called or not, with the statuses seen beside those declared.
     static func coverage(_ loaded: LoadedSpec) -> Listing {
-        let operations = loaded.description.operations
-        let called = operations.filter { loaded.coverage[$0.title] != nil }.count
-        let items = operations.map { operation in
+        let items = loaded.description.operations.map { operation in
             let seen = (loaded.coverage[operation.title] ?? []).sorted().map(String.init)
             let declared = operation.responses.map(\.status)
             return Listing.Item(
                 name: operation.title, value: seen.isEmpty ? nil : seen.joined(separator: ", "),
-                detail: "declared " + (declared.isEmpty ? "none" : declared.joined(separator: ", ")),
-                marked: !seen.isEmpty)
+                detail: declared.joined(separator: ", "), marked: !seen.isEmpty)
         }
-        return Listing(
-            kind: .coverage, items: items, empty: "the description has no operations",
-            footer: "\(called) of \(operations.count) operations called")
+        return Listing(kind: .coverage, items: items)
+    }
+}
+
+extension SpecSummary {
+    init(_ loaded: LoadedSpec) {
+        let description = loaded.description
+        self.init(
+            title: description.title, version: description.version, openAPIVersion: description.openAPIVersion,
+            source: loaded.source, documents: description.documents.count, operations: description.operations.count,
+            paths: description.paths.count)
     }
 }

@@ -1,7 +1,7 @@
 @_spi(Fathom) import FathomHTTP
 
 /// `timeout [10s|500ms|off]`: the longest a whole request may take.
-struct TimeoutCommand: SingleCommand, Equatable {
+struct TimeoutCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "timeout", synopsis: "timeout [10s|500ms|off]", summary: "the longest a whole request may take",
         completion: .words(["off"]), group: .client)
@@ -22,11 +22,18 @@ struct TimeoutCommand: SingleCommand, Equatable {
 
     var logKind: SessionLog.Kind? { setting == .show ? nil : .setting }
 
+    var line: String {
+        switch setting {
+        case .show: "timeout"
+        case .off: "timeout off"
+        case .set(let duration): "timeout " + DurationText.word(duration)
+        }
+    }
+
     func run(in executor: isolated Executor) async throws -> CommandResult {
         switch setting {
         case .show:
-            return .shows(
-                .value(name: "timeout", value: executor.session.settings.timeout?.shortDescription ?? "60 s (default)"))
+            return .shows(.setting(SettingShown(name: "timeout", value: .duration(executor.session.settings.timeout))))
         case .set(let duration): executor.session.settings.timeout = duration
         case .off: executor.session.settings.timeout = nil
         }

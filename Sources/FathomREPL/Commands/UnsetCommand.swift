@@ -1,5 +1,5 @@
 /// `unset NAME`: removes a variable.
-struct UnsetCommand: SingleCommand, Equatable {
+struct UnsetCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "unset", synopsis: "unset NAME", summary: "remove a variable", completion: .variables, group: .session)
 
@@ -10,6 +10,8 @@ struct UnsetCommand: SingleCommand, Equatable {
     }
 
     var logKind: SessionLog.Kind? { .setting }
+
+    var line: String { "unset " + Quoting.word(name) }
 
     func run(in executor: isolated Executor) async throws -> CommandResult {
         guard executor.session.variables.remove(name) != nil else {

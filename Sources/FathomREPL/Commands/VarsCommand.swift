@@ -1,5 +1,5 @@
 /// `vars`: the variables, secrets masked.
-struct VarsCommand: SingleCommand, Equatable {
+struct VarsCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "vars", synopsis: "vars", summary: "list variables (secrets masked)", completion: .none, group: .session)
 
@@ -8,13 +8,15 @@ struct VarsCommand: SingleCommand, Equatable {
         return VarsCommand()
     }
 
+    var logKind: SessionLog.Kind? { nil }
+
+    var line: String { "vars" }
+
     func run(in executor: isolated Executor) async throws -> CommandResult {
         let variables = executor.session.variables
         let items = variables.names.map { name in
             Listing.Item(name: name, value: executor.displayValue(of: name), marked: variables.isSecret(name))
         }
-        return .shows(
-            .listing(
-                Listing(kind: .variables, items: items, empty: "no variables — `set NAME = VALUE` or `secret NAME`")))
+        return .shows(.listing(Listing(kind: .variables, items: items)))
     }
 }

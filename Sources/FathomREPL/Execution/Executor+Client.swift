@@ -3,64 +3,107 @@ import FathomJSON
 import Foundation
 import Logging
 
-/// The client the session sends through, rebuilt only when a setting it depends on changes (so
-/// connections and an OAuth2 token survive everything else).
+/// The clients the session sends through. The wire — transport, mocks and log — is rebuilt only
+/// when a setting it depends on changes, so connections survive everything else; each API has
+/// its own client with its own authenticator (an OAuth2 token lives as long as its API's
+/// credentials stay the same), and requests to an origin no API claims go through a client with
+/// none.
 struct ClientCache {
-    struct Key: Equatable {
+    struct WireKey: Equatable {
         var transport: AsyncHTTPClientTransport.Configuration
         var mocks: [ClientSettings.MockRoute]
         var logDetail: LogDetail
         var logFile: String?
-        /// The expanded credentials: the authenticator is rebuilt when a variable in them changes.
-        var credentials: [String]
-        var auth: AuthSpec
     }
 
-    var key: Key?
-    /// What the key was computed from: while these stay the same (and the credentials hold no
-    /// variables) the cached client serves without building a key per request.
-    var inputs: (settings: ClientSettings, auth: AuthSpec)?
-    var client: NetworkClient?
+    /// An API's client and what it was built from.
+    struct APIClient {
+        var auth: AuthSpec
+        /// The expanded credentials: the authenticator is rebuilt when a variable in them changes.
+        var credentials: [String]
+        var client: NetworkClient
+    }
+
+    var settings: ClientSettings?
+    var wireKey: WireKey?
+    /// The transport with the mocks in front of it.
+    var wire: (any Transport)?
+    var logger: Logger?
     /// The network transport built from the settings (not one given in the options).
-    var transport: AsyncHTTPClientTransport?
+    var network: AsyncHTTPClientTransport?
+    /// By API base, as written.
+    var apis: [String: APIClient] = [:]
+    /// For requests that carry no session credentials.
+    var plain: NetworkClient?
 }
 
 extension Executor {
-    // MARK: - The client
+    // MARK: - The clients
 
-    /// The client for the current settings, built or reused.
-    func client() async throws -> NetworkClient {
-        let settings = session.settings
-        if let client = clients.client, let inputs = clients.inputs, inputs.settings == settings,
-            inputs.auth == session.auth, !session.auth.hasTemplates
-        {
-            return client
+    /// The client for a request: the API's (its authenticator), one for the draft's own
+    /// credentials, or one with none for an origin no API claims.
+    func client(api: Int?, draftAuth: AuthSpec?) async throws -> NetworkClient {
+        try prepareWire()
+        if let draftAuth {
+            let credentials = try expandedCredentials(draftAuth, base: api.map { session.apis[$0].base })
+            return makeClient(try authenticator(draftAuth, credentials))
         }
-        clients.inputs = (settings, session.auth)
+        guard let api else { return plainClient() }
+        let state = session.apis[api]
+        guard state.auth != .none else { return plainClient() }
+        let credentials = try expandedCredentials(state.auth, base: state.base)
+        if let cached = clients.apis[state.base], cached.auth == state.auth, cached.credentials == credentials {
+            return cached.client
+        }
+        let client = makeClient(try authenticator(state.auth, credentials))
+        clients.apis[state.base] = ClientCache.APIClient(auth: state.auth, credentials: credentials, client: client)
+        return client
+    }
+
+    /// The client without session credentials (descriptions fetched, origins no API claims).
+    func plainClient() -> NetworkClient {
+        if let plain = clients.plain { return plain }
+        let client = makeClient(nil)
+        clients.plain = client
+        return client
+    }
+
+    /// A client on the current wire with `authenticator`, if any.
+    private func makeClient(_ authenticator: (any Authenticator)?) -> NetworkClient {
+        NetworkClient(
+            configuration: NetworkClient.Configuration(
+                interceptors: authenticator.map { [.authenticator($0)] } ?? [], logger: clients.logger,
+                logDetail: session.settings.logDetail, redactor: redactor),
+            transport: clients.wire ?? AsyncHTTPClientTransport.shared)
+    }
+
+    /// Builds the wire (transport, mocks, log) for the current settings, unless it is built.
+    private func prepareWire() throws {
+        let settings = session.settings
+        if clients.wire != nil, clients.settings == settings { return }
         var transportConfiguration = AsyncHTTPClientTransport.Configuration()
         transportConfiguration.verifyCertificates = !settings.insecure
         transportConfiguration.redirectLimit = settings.redirectLimit
         if let timeout = settings.timeout { transportConfiguration.timeout = timeout }
         if let proxy = settings.proxy { transportConfiguration.proxy = .server(try ProxyServer(parsing: proxy)) }
         if settings.cookies { transportConfiguration.cookieJar = cookieJar }
-
-        let credentials = try expandedCredentials()
-        let key = ClientCache.Key(
-            transport: transportConfiguration, mocks: settings.mocks,
-            logDetail: settings.logDetail, logFile: settings.logFile, credentials: credentials, auth: session.auth)
-        if let client = clients.client, clients.key == key { return client }
+        let key = ClientCache.WireKey(
+            transport: transportConfiguration, mocks: settings.mocks, logDetail: settings.logDetail,
+            logFile: settings.logFile)
+        clients.settings = settings
+        if clients.wire != nil, clients.wireKey == key { return }
 
         let transport: any Transport
         if let given = options.transport {
             transport = given
-        } else if let existing = clients.transport, existing.configuration == transportConfiguration {
+        } else if let existing = clients.network, existing.configuration == transportConfiguration {
             transport = existing
         } else {
             let network = AsyncHTTPClientTransport(configuration: transportConfiguration)
-            if let old = clients.transport {
+            if let old = clients.network {
                 Task.detached { try? await old.shutdown() }
             }
-            clients.transport = network
+            clients.network = network
             transport = network
         }
         var wire: any Transport = transport
@@ -75,29 +118,20 @@ extension Executor {
             }
             wire = mocks
         }
-
-        var interceptors: [any Interceptor] = []
-        if let authenticator = try authenticator(credentials, transport: wire) {
-            interceptors.append(.authenticator(authenticator))
-        }
-        var logger: Logger?
-        if settings.logDetail > .off {
-            logger = WireLogSink(file: settings.logFile, redactor: redactor, health: wireLogHealth).logger()
-        }
-        let client = NetworkClient(
-            configuration: NetworkClient.Configuration(
-                interceptors: interceptors, logger: logger, logDetail: settings.logDetail, redactor: redactor),
-            transport: wire)
-        clients.client = client
-        clients.key = key
-        return client
+        clients.logger =
+            settings.logDetail > .off
+            ? WireLogSink(file: settings.logFile, redactor: redactor, health: wireLogHealth).logger() : nil
+        clients.wire = wire
+        clients.wireKey = key
+        clients.apis = [:]
+        clients.plain = nil
     }
 
-    /// The session's credentials with variables expanded, in the order the auth line has them;
-    /// the relative token URL of OAuth2 resolved against the base URL.
-    func expandedCredentials() throws -> [String] {
+    /// Credentials with variables expanded, in the order the auth line has them; a relative OAuth2
+    /// token URL resolved against `base` (the API's).
+    func expandedCredentials(_ auth: AuthSpec, base: String?) throws -> [String] {
         let variables = session.variables
-        switch session.auth {
+        switch auth {
         case .none: return []
         case .bearer(let token): return [try variables.expand(token)]
         case .basic(let user, let password): return [try variables.expand(user), try variables.expand(password ?? "")]
@@ -105,8 +139,8 @@ extension Executor {
         case .oauth2ClientCredentials(let url, let id, let secret, let scope):
             var tokenURL = try variables.expand(url)
             if !tokenURL.contains("://") {
-                // A relative token URL resolves against the base, as request paths do.
-                guard let base = baseURL() else {
+                // A relative token URL resolves against the API's base, as request paths do.
+                guard let base = try base.map({ try variables.expand($0) }) else {
                     throw CommandError(
                         "no base URL for the token URL '\(tokenURL)'", hint: "set one with `base http://…`")
                 }
@@ -119,23 +153,23 @@ extension Executor {
 
     /// The library authenticator for `auth`, built from expanded credentials: fixed ones for
     /// bearer, basic and API keys (a draft's own `Authorization` header wins over bearer and
-    /// basic), OAuth2 client credentials with a token client on the same transport.
-    func authenticator(_ credentials: [String], transport: any Transport) throws -> (any Authenticator)? {
-        switch session.auth {
+    /// basic), OAuth2 client credentials with a token client on the same wire.
+    func authenticator(_ auth: AuthSpec, _ credentials: [String]) throws -> (any Authenticator)? {
+        switch auth {
         case .oauth2ClientCredentials:
-            let tokenClient = NetworkClient(configuration: .init(redactor: redactor), transport: transport)
+            let tokenClient = NetworkClient(
+                configuration: .init(redactor: redactor), transport: clients.wire ?? AsyncHTTPClientTransport.shared)
             return OAuth2ClientCredentials(
                 tokenURL: credentials[0], clientID: credentials[1], clientSecret: credentials[2],
                 scope: credentials.count > 3 ? credentials[3] : nil, client: tokenClient)
         default:
-            return try fixedAuthenticator(credentials)
+            return fixedAuthenticator(auth, credentials)
         }
     }
 
     /// The authenticator for credentials that need no network (not OAuth2), or `nil`.
-    func fixedAuthenticator(_ expanded: [String]? = nil) throws -> (any Authenticator)? {
-        let credentials = try expanded ?? expandedCredentials()
-        switch session.auth {
+    func fixedAuthenticator(_ auth: AuthSpec, _ credentials: [String]) -> (any Authenticator)? {
+        switch auth {
         case .none, .oauth2ClientCredentials: return nil
         case .bearer: return ClosureAuthenticator.bearer(credentials[0]).unlessPresent(.authorization)
         case .basic:
@@ -143,20 +177,6 @@ extension Executor {
                 .unlessPresent(.authorization)
         case .apiKey(.header, _, _): return ClosureAuthenticator.apiKey(header: .init(credentials[0]), credentials[1])
         case .apiKey(.query, _, _): return ClosureAuthenticator.apiKey(query: credentials[0], credentials[1])
-        }
-    }
-}
-
-extension AuthSpec {
-    /// Whether the credentials depend on something that can change between requests (variables,
-    /// or the base URL a relative OAuth2 token URL resolves against).
-    var hasTemplates: Bool {
-        switch self {
-        case .none: false
-        case .bearer(let token): token.contains("{{")
-        case .basic(let user, let password): user.contains("{{") || password?.contains("{{") == true
-        case .apiKey(_, _, let value): value.contains("{{")
-        case .oauth2ClientCredentials: true
         }
     }
 }

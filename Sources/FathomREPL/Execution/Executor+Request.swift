@@ -6,25 +6,24 @@ import Foundation
 extension Executor {
     // MARK: - Sending
 
-    /// Sends a prepared request through the session's client; the response is kept and numbered.
+    /// Sends a request through the client of the API it goes to; the response is kept and numbered.
     ///
-    /// With a description loaded, the request is checked first: problems are warnings, or (with
-    /// `validate strict`) the reason it is not sent; the response is checked against its schema.
-    func send(_ prepared: PreparedRequest) async throws -> CommandResult {
-        let problems = requestProblems(prepared)
-        if session.validation == .strict, let first = problems.first {
-            throw CommandError(
-                "not sent: \(first)" + (problems.count > 1 ? " (and \(problems.count - 1) more)" : ""),
-                hint: "`validate warn` sends it anyway")
+    /// With a description loaded for that API, the request is checked first: problems are
+    /// warnings, or (with `validate strict`) the reason it is not sent; the response is checked
+    /// against its schema. The first request to an origin no API claims says what stayed behind.
+    func send(_ outgoing: Outgoing) async throws -> CommandResult {
+        let problems = requestProblems(outgoing)
+        if validation(for: outgoing.origin) == .strict, !problems.isEmpty {
+            throw CommandError.notSent(problems)
         }
-        let client = try await client()
-        let response = try await client.send(prepared)
+        let client = try await client(api: outgoing.api, draftAuth: outgoing.auth)
+        let response = try await client.send(outgoing.request)
         let number = session.responses.append(response)
         recordCoverage(response)
-        let warnings = problems.map { Output.notice(Notice(text: "warning: \($0)", style: .aside)) }
-        return CommandResult(
-            .succeeded,
-            warnings + [.response(responseOutput(ResponseHistory.Entry(number: number, response: response)))])
+        var outputs = problems.map { Output.event(.requestWarning($0)) }
+        if outgoing.api == nil, let notice = noticeOtherOrigin(outgoing.origin) { outputs.append(.event(notice)) }
+        outputs.append(.response(responseOutput(ResponseHistory.Entry(number: number, response: response))))
+        return CommandResult(.succeeded, outputs)
     }
 
     /// A kept response as an output, shown with the session's display settings, and checked
@@ -55,16 +54,17 @@ extension Executor {
         session.base.flatMap { try? session.variables.expand($0) }
     }
 
-    /// The draft as a library request: variables expanded, defaults added. Credentials are the
-    /// authenticator's, added on the way out.
-    func request(for draft: Draft) throws -> NetworkRequest {
+    /// The draft as a library request: variables expanded, the defaults of `api` added.
+    /// Credentials are the authenticator's, added on the way out.
+    func request(for draft: Draft, api: Int?) throws -> NetworkRequest {
         let variables = session.variables
+        let defaults = api.map { session.apis[$0] }
         var request = NetworkRequest(try variables.expand(draft.target), method: draft.method)
-        for pair in session.defaultQuery + draft.query {
+        for pair in (defaults?.defaultQuery ?? []) + draft.query {
             request.queryItems.append(
                 QueryItem(try variables.expand(pair.name), try pair.value.map { try variables.expand($0) }))
         }
-        for header in session.defaultHeaders
+        for header in defaults?.defaultHeaders ?? []
         where !draft.headers.contains(where: { NetworkHeaders.Name($0.name) == NetworkHeaders.Name(header.name) }) {
             request.headers.add(NetworkHeaders.Name(header.name), try variables.expand(header.value))
         }
@@ -78,24 +78,67 @@ extension Executor {
         return request
     }
 
-    /// The draft resolved against the base URL and validated.
-    ///
-    /// - Parameter preview: Adds the credentials the authenticator would add (except an OAuth2
-    ///   token, fetched only when the request is sent), for `show request`.
-    func prepare(_ draft: Draft, preview: Bool = false) async throws -> PreparedRequest {
+    /// The draft resolved against the base URL and validated, with the API it goes to: that
+    /// API's defaults are on it, and its credentials go with it when it is sent (or the draft's
+    /// own, `auth draft …`). A request to an origin no API claims gets neither.
+    func prepare(_ draft: Draft) throws -> Outgoing {
         registerTypedSecrets(in: draft)
-        let request = try request(for: draft)
+        let target = try session.variables.expand(draft.target)
         let base = try session.base.map { try session.variables.expand($0) }
-        if base == nil, !request.target.contains("://") {
+        if base == nil, !target.contains("://") {
             throw CommandError(
-                "no base URL for '\(request.target)'", hint: "set one with `base http://…` or give a full URL")
+                "no base URL for '\(target)'", hint: "set one with `base http://…` or give a full URL")
         }
-        var prepared = try request.prepared(baseURL: base)
-        if preview, let authenticator = try fixedAuthenticator() {
+        let origin =
+            target.contains("://") ? try RequestURL(parsing: target).origin : try RequestURL(parsing: base ?? "").origin
+        let api = apiIndex(forOrigin: origin)
+        var prepared = try request(for: draft, api: api).prepared(baseURL: base)
+        // Defaults belong to the API's origin: a redirect elsewhere drops them, as it drops credentials.
+        for header in api.map({ session.apis[$0].defaultHeaders }) ?? [] {
+            prepared.credentialHeaders.insert(NetworkHeaders.Name(header.name))
+        }
+        if let auth = draft.auth, case .oauth2ClientCredentials = auth {
+            throw CommandError(
+                "OAuth2 client credentials belong to an API, not to one request",
+                hint: "`auth oauth2 client-credentials …` sets them for the base's API")
+        }
+        return Outgoing(request: prepared, api: api, auth: draft.auth, origin: origin)
+    }
+
+    /// The draft as `show request` shows it: the request as it will go, the credentials that
+    /// need no network added (masked when shown), the cookies the jar will send, and where each
+    /// header comes from.
+    func preview(_ draft: Draft) async throws -> RequestPreview {
+        let outgoing = try prepare(draft)
+        var request = outgoing.request
+        let auth = outgoing.auth ?? outgoing.api.map { session.apis[$0].auth } ?? AuthSpec.none
+        let before = Set(request.headers.map(\.name))
+        let credentials = try expandedCredentials(auth, base: outgoing.api.map { session.apis[$0].base })
+        if let authenticator = fixedAuthenticator(auth, credentials) {
             // Fixed credentials need no network: the preview shows them (masked) as they will go.
-            try await authenticator.authorize(&prepared)
+            try await authenticator.authorize(&request)
         }
-        return prepared
+        let added = Set(request.headers.map(\.name)).subtracting(before)
+        if session.settings.cookies, !request.headers.contains(.cookie),
+            let cookies = cookieJar.header(for: request.url)
+        {
+            request.headers.add(.cookie, cookies)
+        }
+        let draftNames = Set(draft.headers.map { NetworkHeaders.Name($0.name) })
+        let defaultNames = Set(
+            (outgoing.api.map { session.apis[$0].defaultHeaders } ?? []).map { NetworkHeaders.Name($0.name) })
+        let sources: [RequestPreview.Source] = request.headers.map { field in
+            if draftNames.contains(field.name) { return .draft }
+            if added.contains(field.name) { return outgoing.auth != nil ? .draftAuth : .auth }
+            if defaultNames.contains(field.name) { return .defaults }
+            if field.name == .cookie { return .cookies }
+            return .fathom
+        }
+        var tokenFetchedOnSend = false
+        if case .oauth2ClientCredentials = auth { tokenFetchedOnSend = true }
+        return RequestPreview(
+            request: request, tokenFetchedOnSend: tokenFetchedOnSend, sources: sources,
+            api: outgoing.api.flatMap { origin(of: session.apis[$0].base) }, origin: outgoing.origin)
     }
 
     func body(_ spec: BodySpec) throws -> RequestBody? {
@@ -249,7 +292,8 @@ extension Executor {
         return session.variables.isSecret(name) ? Redactor.masked(value) : value
     }
 
-    /// How requests are authorized, as `auth` and `show session` say it.
+    /// How requests are authorized, as `auth` and `show session` show it: the line's arguments,
+    /// credentials masked unless they are `{{variable}}` references.
     func describe(_ auth: AuthSpec) -> String {
         switch auth {
         case .none: "none"

@@ -4,12 +4,19 @@ import FathomOpenAPI
 import Foundation
 
 /// A loaded API description and what the session learnt against it.
-struct LoadedSpec: Sendable {
+struct LoadedSpec: Equatable, Sendable {
     var description: APIDescription
     /// The file or URL as given (`spec FILE|URL`).
     var source: String
     /// Per operation (`GET /pets/{petId}`), the statuses its responses came back with.
     var coverage: [String: Set<Int>] = [:]
+
+    /// The same description (by where it came from and what it says of itself) and coverage.
+    static func == (a: LoadedSpec, b: LoadedSpec) -> Bool {
+        a.source == b.source && a.coverage == b.coverage && a.description.title == b.description.title
+            && a.description.version == b.description.version
+            && a.description.operations.count == b.description.operations.count
+    }
 }
 
 /// How requests are checked against the description before they go.
@@ -32,18 +39,18 @@ struct SchemaCheck: Sendable {
 }
 
 extension Executor {
-    /// Loads a description from a file or an http(s) URL; the base URL comes from its first
-    /// absolute server when none is set.
+    /// Loads a description from a file or an http(s) URL, and says which absolute URL its first
+    /// server gives (the base for a session that has none).
     ///
     /// - Parameter lenient: Leaves out OpenAPIKit's structure check, for a description it rejects
     ///   that Fathom can still read (a server variable with no `default`, for one).
-    func loadSpec(_ source: String, lenient: Bool = false) async throws -> (LoadedSpec, [String]) {
+    func loadSpec(_ source: String, lenient: Bool = false) async throws -> (LoadedSpec, server: String?) {
         let data: Data
         let location: URL
         if source.hasPrefix("http://") || source.hasPrefix("https://") {
             // A key in the URL is masked in what follows (notices, errors) and saved by name.
             registerSecrets(inQueryOf: source)
-            data = try await Self.fetchDescription(source, with: try await client())
+            data = try await Self.fetchDescription(source, with: try await descriptionClient(for: source))
             guard let url = URL(string: source) else { throw CommandError("invalid URL '\(source)'") }
             location = url
         } else {
@@ -65,18 +72,19 @@ extension Executor {
                 error.message,
                 hint: error.isStructural ? "`spec --lenient \(source)` loads it without this check" : nil)
         }
-        var notes: [String] = []
-        if session.base == nil, let server = description.servers.first {
-            let absolute =
-                server.contains("://")
+        let server = description.servers.first.flatMap { server in
+            server.contains("://")
                 ? server
                 : (source.contains("://") ? (try? RequestURL(parsing: source).resolving(server).description) : nil)
-            if let absolute {
-                session.base = absolute
-                notes.append("base \(absolute) (from the description's servers)")
-            }
         }
-        return (LoadedSpec(description: description, source: source), notes)
+        return (LoadedSpec(description: description, source: source), server)
+    }
+
+    /// The client a description at `url` is fetched with: its API's, when the session has an
+    /// API on that origin (a description behind the API's own credentials), else one with none.
+    private func descriptionClient(for url: String) async throws -> NetworkClient {
+        let api = (try? RequestURL(parsing: url)).flatMap { apiIndex(forOrigin: $0.origin) }
+        return try await client(api: api, draftAuth: nil)
     }
 
     /// How the documents a description's `$ref`s name are read: as the description was, from
@@ -84,13 +92,9 @@ extension Executor {
     /// to the server the description came from, never to another one its author names, and a
     /// description from a server reads no local file.
     private func documentReader(from location: URL) async throws -> @Sendable (URL) async throws -> Data {
-        let client = try await client()
-        let configuration = client.configuration
-        let anonymous = NetworkClient(
-            configuration: .init(
-                logger: configuration.logger, logDetail: configuration.logDetail, redactor: configuration.redactor),
-            transport: client.transport)
         let origin = Self.origin(of: location)
+        let client = location.isFileURL ? plainClient() : try await descriptionClient(for: location.absoluteString)
+        let anonymous = plainClient()
         return { url in
             if url.isFileURL {
                 guard origin == nil else { throw DescriptionError("a description read over HTTP reads no local file") }
@@ -124,48 +128,92 @@ extension Executor {
         return response.body
     }
 
-    /// Uses a description loaded elsewhere (`fathom replay --spec` loads it once for every file).
+    /// Uses a description loaded elsewhere (`fathom replay --spec` loads it once for every
+    /// file): it belongs to the current API, or to the first one a `base` line names.
     func adopt(_ spec: LoadedSpec) {
-        session.spec = spec
+        if session.current != nil {
+            session.currentAPI?.spec = spec
+        } else {
+            session.givenSpec = spec
+        }
     }
 
-    /// The loaded description, or the error a command that needs one gives.
+    /// The API whose description `ls`, `describe`, `op` and `body example` read: the draft's
+    /// API when it has one, else the current API's.
+    func specAPIIndex() -> Int? {
+        let candidates = [requestOrigin(session.draft).flatMap(specIndex(forOrigin:)), session.current]
+        return candidates.compactMap { $0 }.first { session.apis[$0].spec != nil }
+    }
+
+    /// The description commands read, or the error a command that needs one gives.
     func requireSpec() throws(CommandError) -> LoadedSpec {
-        guard let spec = session.spec else { throw Self.noSpec }
-        return spec
+        if let index = specAPIIndex(), let spec = session.apis[index].spec { return spec }
+        if let given = session.givenSpec { return given }
+        throw Self.noSpec
     }
 
     static let noSpec = CommandError("no description loaded", hint: "`spec FILE|URL` first")
 
-    /// A request path as the description writes it (the base's path or a server's taken off), and
-    /// the operation there; `nil` when no description is loaded.
-    func route(method: String, path: String) -> (relative: String, operation: APIOperation?)? {
-        guard let description = session.spec?.description else { return nil }
-        let relative = description.relativePath(path, basePath: session.basePath)
-        return (relative, description.operation(method: method, path: relative))
+    /// The API whose description checks requests to `origin`: the API on that origin, or one
+    /// whose description names it among its servers.
+    func specIndex(forOrigin origin: String) -> Int? {
+        if let index = apiIndex(forOrigin: origin), session.apis[index].spec != nil { return index }
+        return session.apis.indices.first { index in
+            session.apis[index].spec?.description.servers.contains { server in
+                server.contains("://") && (try? RequestURL(parsing: server))?.origin == origin
+            } ?? false
+        }
     }
 
-    /// The operation a request goes to, when a description is loaded and declares one.
-    func specOperation(method: String, path: String) -> APIOperation? {
-        route(method: method, path: path)?.operation
+    /// The description and base path for a request to `origin`: those of the API that checks it.
+    private func scope(forOrigin origin: String) -> (spec: LoadedSpec, basePath: String?, api: API)? {
+        guard let index = specIndex(forOrigin: origin), let spec = session.apis[index].spec else { return nil }
+        let api = session.apis[index]
+        let base = (try? session.variables.expand(api.base)) ?? api.base
+        let (prefix, path) = Draft.splitTarget(base)
+        return (spec, prefix.isEmpty ? nil : path, api)
+    }
+
+    /// A request path as the description writes it (the base's path or a server's taken off), and
+    /// the operation there; `nil` when no description checks requests to `origin`.
+    func route(method: String, path: String, origin: String) -> (relative: String, operation: APIOperation?)? {
+        guard let scope = scope(forOrigin: origin) else { return nil }
+        let description = scope.spec.description
+        let relative = description.relativePath(path, basePath: scope.basePath)
+        return (relative, description.operation(method: method, path: relative))
     }
 
     /// The operation the draft goes to (its path expanded), or an error saying there is none.
     func draftOperation(hint: String) throws -> APIOperation {
-        _ = try requireSpec()
+        let spec = try requireSpec()
         let draft = session.draft
-        let path = Draft.splitTarget((try? session.variables.expand(draft.target)) ?? draft.target).path
-        guard let operation = specOperation(method: draft.method.rawValue, path: path) else {
+        let target = (try? session.variables.expand(draft.target)) ?? draft.target
+        let path = Draft.splitTarget(target).path
+        let origin = requestOrigin(draft)
+        let found = origin.flatMap { route(method: draft.method.rawValue, path: path, origin: $0) }?.operation
+        guard
+            let operation = found
+                ?? spec.description.operation(
+                    method: draft.method.rawValue, path: spec.description.relativePath(path, basePath: session.basePath)
+                )
+        else {
             throw CommandError("the description has no operation for the draft (\(draft.method) \(path))", hint: hint)
         }
         return operation
     }
 
-    /// What is wrong with a request by the description: empty when nothing is, or when no
-    /// description is loaded or checks are off.
-    func requestProblems(_ request: PreparedRequest) -> [String] {
-        guard session.validation != .off, let spec = session.spec,
-            let (relative, found) = route(method: request.method.rawValue, path: request.url.path)
+    /// How requests to `origin` are checked: its API's mode (`warn` where no API claims it).
+    func validation(for origin: String) -> ValidationMode {
+        specIndex(forOrigin: origin).map { session.apis[$0].validation } ?? .warn
+    }
+
+    /// What is wrong with a request by its API's description: empty when nothing is, or when no
+    /// description checks requests to its origin, or checks are off.
+    func requestProblems(_ outgoing: Outgoing) -> [String] {
+        let request = outgoing.request
+        guard let scope = scope(forOrigin: outgoing.origin), scope.api.validation != .off,
+            let (relative, found) = route(
+                method: request.method.rawValue, path: request.url.path, origin: outgoing.origin)
         else { return [] }
         guard let operation = found else {
             return ["the description has no operation for \(request.method) \(relative)"]
@@ -174,15 +222,16 @@ extension Executor {
         var body: Data?
         if case .bytes(let data)? = request.body { body = data }
         // Credentials the session adds on the way out count as sent.
-        let headers = request.headers.map(\.name.rawName) + credentialHeaderNames()
-        return spec.description.checkRequest(
+        let auth = outgoing.auth ?? outgoing.api.map { session.apis[$0].auth } ?? AuthSpec.none
+        let headers = request.headers.map(\.name.rawName) + Self.credentialHeaderNames(auth)
+        return scope.spec.description.checkRequest(
             operation, path: relative, query: query, headers: headers, contentType: request.headers[.contentType],
             body: body)
     }
 
-    /// The headers the session's credentials add (they are added after this check runs).
-    private func credentialHeaderNames() -> [String] {
-        switch session.auth {
+    /// The headers credentials add (they are added after this check runs).
+    private static func credentialHeaderNames(_ auth: AuthSpec) -> [String] {
+        switch auth {
         case .none: return []
         case .apiKey(let placement, let name, _): return placement == .query ? [] : [name]
         default: return ["Authorization"]
@@ -190,12 +239,14 @@ extension Executor {
     }
 
     /// A response checked against its operation's schema for its status and media type, when a
-    /// description is loaded and checks are on. The body is parsed through the executor's cache,
-    /// so `expect` and `let` after it do not parse it again.
+    /// description checks requests to its origin and checks are on. The body is parsed through
+    /// the executor's cache, so `expect` and `let` after it do not parse it again.
     func schemaCheck(for entry: ResponseHistory.Entry, evenWhenOff: Bool = false) -> SchemaCheck? {
         let response = entry.response
-        guard session.validation != .off || evenWhenOff, let spec = session.spec,
-            let (relative, found) = route(method: response.request.method.rawValue, path: response.request.url.path)
+        let origin = response.request.url.origin
+        guard let scope = scope(forOrigin: origin), scope.api.validation != .off || evenWhenOff,
+            let (relative, found) = route(
+                method: response.request.method.rawValue, path: response.request.url.path, origin: origin)
         else { return nil }
         guard let operation = found else {
             return SchemaCheck(
@@ -206,7 +257,7 @@ extension Executor {
                         message: "the description has no operation for \(response.request.method) \(relative)")
                 ])
         }
-        let violations = spec.description.validateResponse(
+        let violations = scope.spec.description.validateResponse(
             status: response.status.code, contentType: response.contentType, body: response.body, for: operation
         ) { _ in try? self.json(of: entry) }
         return SchemaCheck(operation: operation.title, violations: violations)
@@ -215,8 +266,11 @@ extension Executor {
     /// Notes a response against the coverage of the operation called (the first URL, when
     /// redirects were followed: the schema check reads the last, whose body it is).
     func recordCoverage(_ response: NetworkResponse<Data>) {
-        let path = response.redirects.first?.path ?? response.request.url.path
-        guard let operation = specOperation(method: response.request.method.rawValue, path: path) else { return }
-        session.spec?.coverage[operation.title, default: []].insert(response.status.code)
+        let url = response.redirects.first ?? response.request.url
+        guard let index = specIndex(forOrigin: url.origin),
+            let operation = route(method: response.request.method.rawValue, path: url.path, origin: url.origin)?
+                .operation
+        else { return }
+        session.apis[index].spec?.coverage[operation.title, default: []].insert(response.status.code)
     }
 }

@@ -11,6 +11,10 @@ public actor Executor {
     /// What running a line came to.
     public enum Outcome: Equatable, Sendable {
         case succeeded
+        /// The line ran and is kept, but what it checks does not hold (a failed `expect`): the
+        /// session goes on, a script's exit status and a replay count it.
+        case checkFailed
+        /// The line could not be done; the session is as it was before it.
         case failed
         /// `exit` was entered.
         case exit
@@ -75,7 +79,13 @@ public actor Executor {
             session.dotEnv = DotEnv.load(path)
             session.variables.environment.merge(session.dotEnv) { process, _ in process }
         }
-        snapshot.update(from: session, redactor: redactor)
+        snapshot.update(from: session, spec: nil, redactor: redactor)
+    }
+
+    /// Brings what the line editor reads up to date with the session.
+    func refreshSnapshot() {
+        let spec = specAPIIndex().flatMap { session.apis[$0].spec?.description } ?? session.givenSpec?.description
+        snapshot.update(from: session, spec: spec, redactor: redactor)
     }
 
     /// Runs one entry (a line, or several gathered by ``LineAssembler``).
@@ -91,13 +101,23 @@ public actor Executor {
     }
 
     /// Runs a command already parsed from `text`; `location` (`FILE:LINE`) is where a file has it.
+    ///
+    /// A failed line changes nothing: the session is kept as a copy before the command runs and
+    /// put back when it throws or fails, whatever the command changed on the way (a curl line
+    /// that set `insecure` before its proxy was refused). Only what truly happened stays: the
+    /// responses that arrived (with their coverage), and secrets the line made known, which stay
+    /// masked — masking is never undone. A copy rather than changes applied on success: commands
+    /// change the session through many paths, and a copy restored in this one place keeps the
+    /// promise for every command, present and future, at the cost of one copy-on-write value.
     func run(_ command: any Command, text: String, location: String?) async -> CommandResult {
+        let before = session
         var result: CommandResult
         do {
             result = try await command.run(in: self)
         } catch {
             result = CommandResult(.failed, [.failure(Failure(error: error))])
         }
+        if result.outcome == .failed { restore(before) }
         let line = text.trimmingBlanksAround
         result.outputs = result.outputs.map { output in
             switch output {
@@ -112,7 +132,7 @@ public actor Executor {
                 return output
             }
         }
-        if command.logKind == .draft {
+        if command.logKind == .draft, result.outcome != .failed {
             // Before the line reaches the history file: a password typed into the draft is a secret now.
             registerTypedSecrets(in: session.draft)
         }
@@ -120,7 +140,7 @@ public actor Executor {
             // The log could not be written: it is off now, and the session goes on.
             session.settings.logDetail = .off
             session.settings.logFile = nil
-            result.outputs.append(.failure(Failure(.summary("warning: \(failure) — the wire log is off"))))
+            result.outputs.append(.failure(Failure(.wireLogOff(reason: failure))))
         }
         if command.sendsRequest {
             // `expect` and `let` read the last response: after a request that got none, that
@@ -128,28 +148,25 @@ public actor Executor {
             session.lastRequestAnswered = result.response != nil
         }
         // A failed expectation is still part of the session: it says what should hold.
-        if result.outcome == .succeeded || (result.outcome == .failed && command is ExpectCommand) {
-            log(command, text: text, response: result.response)
+        if result.outcome != .failed, let kind = command.logKind {
+            let response = result.response
+            let summary = response.map { "\($0.response.request.method) \($0.shownPath) → \($0.response.status)" }
+            let recorded = session.recording ? response.map { RecordedResponse($0.response) } : nil
+            session.log.append(command.logged(in: self), kind: kind, summary: summary, recorded: recorded)
         }
         return result
     }
 
-    /// Keeps a line that ran for `save`, as it will be written back.
-    private func log(_ command: any Command, text: String, response: ResponseOutput?) {
-        guard let kind = command.logKind else { return }
-        var text = text.trimmingTrailingBlanks
-        if let secret = command as? SecretCommand, secret.value != nil {
-            // The value stays in memory; the file asks for it.
-            text = "secret \(secret.name)"
-        } else if let auth = command as? AuthCommand, case .basic(let user, nil)? = auth.auth,
-            case .basic(_, let password?) = session.auth
-        {
-            // A password typed at the prompt: written as a reference to a secret by the writer.
-            text = "auth basic \(user):\(password)"
-        }
-        let summary = response.map { "\($0.response.request.method) \($0.shownPath) → \($0.response.status)" }
-        let recorded = session.recording ? response.map { RecordedResponse($0.response) } : nil
-        session.log.append(text, kind: kind, summary: summary, recorded: recorded)
+    /// Puts the session back as it was before a line that failed, keeping the responses that
+    /// arrived meanwhile and what they taught (coverage, origins already noticed).
+    private func restore(_ before: Session) {
+        let arrived = session.responses.entries.filter { $0.number > before.responses.lastNumber }
+        let responses = session.responses
+        let noticed = session.originsNoticed
+        session = before
+        session.responses = responses
+        session.originsNoticed = noticed
+        for entry in arrived { recordCoverage(entry.response) }
     }
 
     /// Sets a variable from outside the session (`replay --var`, the demo's `demo`): usable in
@@ -163,7 +180,7 @@ public actor Executor {
     /// Brings the prompt's snapshot up to date after a line, with the paths its responses named.
     /// Only the prompt needs it: scripts and replays skip the work.
     func updateSnapshot(after result: CommandResult) {
-        snapshot.update(from: session, redactor: redactor)
+        refreshSnapshot()
         for case .response(let output) in result.outputs {
             let response = output.response
             let entry = ResponseHistory.Entry(number: output.number, response: response)
@@ -178,9 +195,11 @@ public actor Executor {
     /// How long output is paged, as the session has it now.
     var pagerMode: PagerMode { session.settings.pager }
 
-    /// Imports what was pasted after `import FORMAT -`.
+    /// Imports what was pasted after `import FORMAT -`: a line of its own, so a paste that
+    /// fails part-way changes nothing.
     func importPaste(_ text: String, format: Importer.Format) async -> CommandResult {
-        await ImportCommand.pasted(text, format: format, self)
+        let command = ImportCommand(format: format, file: "-", pasted: text)
+        return await run(command, text: command.line, location: nil)
     }
 }
 

@@ -3,8 +3,9 @@ import FathomJSON
 import FathomOpenAPI
 import Foundation
 
-/// One thing a command produced, as a value: the renderers in `Rendering/` turn it into text
-/// (colored for a terminal, plain for a script, NDJSON for `--output json`), masking secrets there.
+/// One thing a command produced, as a value with fields: the renderers in `Rendering/` turn it
+/// into text (colored for a terminal, plain for a script) or an NDJSON object for `--output json`,
+/// masking secrets there. No command words a sentence: every sentence is made in `Rendering/`.
 ///
 /// No command writes to the console: it returns these, and the loop that ran it prints them.
 enum Output: Sendable {
@@ -14,8 +15,12 @@ enum Output: Sendable {
     case request(RequestPreview)
     /// A list of named values: variables, headers, environments, cookies, responses…
     case listing(Listing)
-    /// One setting or value asked for (`base`, `timeout`, `auth` without arguments).
-    case value(name: String, value: String)
+    /// One setting asked for (`base`, `timeout`, `auth` without arguments).
+    case setting(SettingShown)
+    /// Requests written as another tool's commands (`export curl`).
+    case export(ExportText)
+    /// The session as a whole: its APIs and what each applies, variables, settings (`show session`).
+    case session(SessionOverview)
     /// What a JSONPath selected in a response (`inspect`).
     case inspection(Inspection)
     /// Two responses compared (`diff`).
@@ -24,8 +29,8 @@ enum Output: Sendable {
     case expectation(ExpectationOutput)
     /// A value captured into a variable (`let`).
     case capture(Capture)
-    /// A sentence about what happened (`saved 3 requests to a.fathom`).
-    case notice(Notice)
+    /// Something a command did or noticed (`saved 3 requests to a.fathom`).
+    case event(Event)
     /// A secret's value, printed because it was asked for by name (`reveal`): the one output
     /// that is not masked.
     case revealed(name: String, value: String)
@@ -35,6 +40,72 @@ enum Output: Sendable {
     case help(CommandSpec?)
     /// A line that failed, or a failure inside a command that went on (`load`).
     case failure(Failure)
+}
+
+/// A setting and its value, as a command without arguments shows it.
+struct SettingShown: Sendable {
+    /// The command that sets it (`timeout`).
+    var name: String
+    var value: SettingValue
+}
+
+/// The value of a setting, typed: the renderer words the defaults and the unset cases.
+enum SettingValue: Sendable, Equatable {
+    /// A word or line as the language writes it (`GET`, `json`, `bearer ••••`).
+    case text(String)
+    case toggle(Bool)
+    /// Not set: the renderer says what applies instead (no base URL; the environment's proxy).
+    case unset
+    /// A duration; `nil` is the default.
+    case duration(Duration?)
+    /// A count; `nil` is off.
+    case count(Int?)
+    /// A level with the file it goes to (`log headers → wire.log`).
+    case log(level: String, file: String?)
+}
+
+/// Requests written for another tool, in that tool's syntax.
+struct ExportText: Sendable {
+    /// `curl`, `httpie`, `swift`.
+    var format: String
+    var text: String
+}
+
+/// What `show session` lists.
+struct SessionOverview: Sendable {
+    struct APIState: Sendable {
+        var base: String
+        /// The expanded base's origin, when it expands.
+        var origin: String?
+        var current: Bool
+        /// The `auth` line's arguments, credentials masked (`bearer ••••`), or `nil` for none.
+        var auth: String?
+        var defaultHeaders: [(name: String, value: String)]
+        var defaultQuery: [(name: String, value: String?)]
+        var spec: String?
+        var validation: String
+        var shared: [String]
+    }
+
+    struct Variable: Sendable {
+        var name: String
+        var value: String
+        var secret: Bool
+    }
+
+    var apis: [APIState]
+    var environment: String?
+    var variables: [Variable]
+    var decoder: String
+    var log: SettingValue
+    var timeout: Duration?
+    var redirects: Int?
+    var insecure: Bool
+    var proxy: String?
+    var cookies: Int?
+    var pager: String
+    var responsesKept: Int
+    var lastResponse: Int
 }
 
 /// A response and how it is to be shown.
@@ -51,19 +122,54 @@ struct ResponseOutput: Sendable {
 
 /// The draft as a request, credentials added, before it is sent.
 struct RequestPreview: Sendable {
+    /// Where a header comes from.
+    enum Source: String, Sendable {
+        /// The draft (a one-liner's items, `header`).
+        case draft
+        /// The API's defaults (`default header`).
+        case defaults
+        /// The API's credentials (`auth`).
+        case auth
+        /// The draft's own credentials (`auth draft`).
+        case draftAuth = "draft auth"
+        /// The cookie jar.
+        case cookies = "cookie jar"
+        /// Fathom itself (`User-Agent`, a body's `Content-Type`).
+        case fathom
+    }
+
     var request: PreparedRequest
     /// An OAuth2 token is fetched when the request is sent, so the preview cannot show it.
     var tokenFetchedOnSend: Bool
+    /// One per header of ``request``, in the same order.
+    var sources: [Source] = []
+    /// The origin of the API whose state the request gets; `nil` when no API claims it.
+    var api: String?
+    /// The request's origin.
+    var origin: String?
 }
 
-/// A list of named values. The renderer lays each kind out as its command always has.
+/// A request on its way: prepared, with the API whose credentials go with it.
+struct Outgoing: Sendable {
+    var request: PreparedRequest
+    /// The index of the request's API in the session; `nil` for an origin no API claims.
+    var api: Int?
+    /// The draft's own credentials, in place of the API's.
+    var auth: AuthSpec?
+    var origin: String
+}
+
+/// A list of named values. The renderer lays each kind out as its command always has, and says
+/// what an empty one means.
 struct Listing: Sendable {
     enum Kind: String, Sendable {
-        case query, headers, defaults, variables, environments, history, cookies, mocks, volatile, responses, session
+        case query, headers, defaults, variables, environments, history, cookies, mocks, volatile, responses
         /// `ls`: operations (method, operationId, summary), then child segments (`name/`, count).
         case paths
         /// `spec coverage`: operations, the statuses seen (marked when called), those declared.
         case coverage
+        /// `api`: the session's APIs (base, origin as detail, the current one marked).
+        case apis
     }
 
     struct Item: Sendable {
@@ -71,18 +177,21 @@ struct Listing: Sendable {
         var value: String?
         /// A second column: an environment's base URL, a cookie's domain, a response's status…
         var detail: String?
-        /// A secret variable, or the current environment.
+        /// A secret variable, the current environment or API, a called operation.
         var marked = false
         /// For `responses`: the response the row stands for.
         var response: ResponseHistory.Entry?
+        /// For `paths`: how many operations a segment has under it.
+        var count: Int?
     }
 
     var kind: Kind
     var items: [Item]
-    /// What is said when there are no items.
-    var empty: String
-    /// A dim line after the items (where environments were read from).
-    var footer: String?
+    /// Where the items came from: the environments file, the path `ls` listed, the file
+    /// environments are looked for in when there is none.
+    var source: String?
+    /// The list is off rather than empty (`cookies off`).
+    var off = false
 }
 
 /// `inspect`: the nodes an expression selected in response #`number`.
@@ -136,21 +245,80 @@ struct Capture: Sendable {
     var secret: Bool
 }
 
-/// A sentence about what a command did.
-struct Notice: Sendable {
-    enum Style: Sendable {
-        /// Said plainly.
-        case plain
-        /// An aside, dimmed on a terminal.
-        case aside
-    }
+/// What a command did or noticed, as a value; ``OutputRenderer`` words it.
+enum Event: Sendable {
+    /// A request has a problem by the description (`validate warn` sends it anyway).
+    case requestWarning(String)
+    /// `spec`: what is loaded, or `nil` when nothing is.
+    case specShown(SpecSummary?)
+    /// `spec FILE`: loaded; the base URL came from its servers when the session had none.
+    case specLoaded(SpecSummary, baseFromServers: String?)
+    /// `show #N > FILE`.
+    case wroteBody(response: Int, path: String, bytes: Int)
+    /// `export har FILE`.
+    case wroteHAR(path: String, entries: Int)
+    /// `record on`.
+    case recordingOn
+    /// `import FORMAT -`: the paste is read next.
+    case pasteExpected(Importer.Format)
+    /// `import curl FILE|-`: the draft is the command's request; `nil` source is a paste.
+    case importedIntoDraft(source: String?)
+    /// A part of an import that could not come in.
+    case notImported(Importer.Note)
+    /// A paste at the prompt was cancelled.
+    case importCancelled
+    /// A curl line with several URLs: each is sent in turn (`import` keeps the first).
+    case curlURLs(count: Int, sentInTurn: Bool)
+    /// Session settings a curl line asked for (`-k`, `-L`, `--max-time`, `-x`), as the lines that set them.
+    case curlSettings([String])
+    /// curl flags that only shape curl's own output or transfer.
+    case curlIgnored([String])
+    /// `$NAME`s in a curl line, sent as written.
+    case curlShellVariables([String])
+    /// `export` of the draft with OAuth2: the token is fetched when Fathom sends.
+    case exportTokenOnSend
+    /// `save FILE`.
+    case saved(SaveSummary)
+    /// `load FILE` ran every line.
+    case loaded(path: String, lines: Int)
+    /// A request went to an origin no API claims, while an API had state that stayed behind.
+    case otherOrigin(OtherOrigin)
+}
 
-    var text: String
-    var style: Style = .plain
-    /// An aside after the text, dimmed on a terminal.
-    var aside: String?
+/// A loaded description, as `spec` says it.
+struct SpecSummary: Sendable {
+    var title: String
+    var version: String
+    var openAPIVersion: String
+    var source: String
+    /// Other documents a split description read.
+    var documents: Int
+    var operations: Int
+    var paths: Int
+}
 
-    static func aside(_ text: String) -> Notice { Notice(text: text, style: .aside) }
+/// What `save` wrote.
+struct SaveSummary: Sendable {
+    var path: String
+    var requests: Int
+    /// Where the recording went and how many responses it holds.
+    var recording: (path: String, responses: Int)?
+    /// `record on` was set, but no response was recorded.
+    var recordedNothing: Bool
+    /// Credentials typed into lines, now asked for by these names.
+    var namedSecrets: [String]
+}
+
+/// The first request of a session to an origin no API claims.
+struct OtherOrigin: Sendable {
+    /// The request's origin.
+    var origin: String
+    /// The origin of the API whose state stayed behind.
+    var api: String
+    /// What stayed behind: the kind of its auth (`bearer`), how many defaults, a description.
+    var auth: String?
+    var defaults: Int
+    var description: Bool
 }
 
 /// Why a line failed, kept as a value until the error renderer makes one line of it.
@@ -162,8 +330,12 @@ struct Failure: Sendable {
         case network(NetworkError)
         /// Ctrl-C; `after` says how long the request had run.
         case cancelled(after: Duration?)
-        /// A summary failure of a command that went on past failed parts (`load`).
-        case summary(String)
+        /// `load FILE` ran every line, and some failed.
+        case loadFailed(path: String, failed: Int, lines: Int)
+        /// The wire log could not be written, and is off.
+        case wireLogOff(reason: String)
+        /// A session file that cannot be run.
+        case sessionFile(SessionFile.Problem)
         /// Anything else, described as it came.
         case other(String)
     }
@@ -187,7 +359,7 @@ struct Failure: Sendable {
             } else {
                 self.init(.network(error), location: location)
             }
-        case let problem as SessionFile.Problem: self.init(.other(problem.description), location: location)
+        case let problem as SessionFile.Problem: self.init(.sessionFile(problem), location: location)
         case is CancellationError: self.init(.cancelled(after: nil), location: location)
         default: self.init(.other("\(error)"), location: location)
         }

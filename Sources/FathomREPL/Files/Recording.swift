@@ -170,14 +170,3 @@ struct Recording: Sendable, Equatable {
         return Recording(session: session, entries: entries)
     }
 }
-
-/// Which names hold credentials: such fields and headers are secrets when captured or recorded.
-enum SecretNames {
-    /// `token`, `access_token`, `password`, `client_secret`, `apiKey`, `api_key`, `key`…
-    static func looksSecret(_ name: String) -> Bool {
-        let lowered = name.lowercased()
-        let words = ["token", "password", "passwd", "secret", "credential", "apikey", "api_key", "api-key"]
-        return words.contains { lowered.contains($0) } || lowered == "key" || lowered.hasSuffix("_key")
-            || lowered.hasSuffix("-key") || (name.count > 3 && name.hasSuffix("Key"))
-    }
-}

@@ -2,7 +2,8 @@ import FathomHTTP
 import Foundation
 
 /// A request as a curl command line that bash runs to send the identical request: the same
-/// method, URL, headers and body bytes. A secret is never written: it becomes
+/// method, URL, headers and body bytes (`--compressed` when it asks for a compressed response,
+/// so curl decodes it as Fathom does). A secret is never written: it becomes
 /// `${FATHOM_SECRET_<NAME>}` inside double quotes, so the line runs where that variable is set.
 struct CurlExport {
     let secrets: ExportSecrets
@@ -18,6 +19,7 @@ struct CurlExport {
         }
         parts.append(word(request.url.description))
         var names = Set<String>()
+        if request.headers[.acceptEncoding].map(Self.isCompressed) ?? false { parts.append("--compressed") }
         for field in request.headers {
             names.insert(field.name.canonicalName)
             if field.name == .authorization, let user = basicUser(field.value) {
@@ -43,7 +45,7 @@ struct CurlExport {
                     "the body has NUL bytes, which a command line cannot carry", hint: "save it to a file")
             }
             let text = String(decoding: data, as: UTF8.self)
-            parts += ["--data-binary", Data(text.utf8) == data ? word(text) : ansiQuoted(data)]
+            parts += ["--data-binary", Data(text.utf8) == data ? word(text) : Quoting.word(bytes: Array(data))]
         case .file(let path, _):
             if !names.contains(NetworkHeaders.Name.contentType.canonicalName) {
                 parts += ["-H", word("Content-Type:")]
@@ -58,6 +60,12 @@ struct CurlExport {
         Self.basicPair(value).map(word)
     }
 
+    /// Whether an `Accept-Encoding` value asks for an encoding curl decodes with `--compressed`.
+    static func isCompressed(_ value: String) -> Bool {
+        let lowered = value.lowercased()
+        return ["gzip", "deflate", "br", "zstd"].contains { lowered.contains($0) }
+    }
+
     /// `user:password` from an `Authorization: Basic …` value.
     static func basicPair(_ value: String) -> String? {
         guard value.hasPrefix("Basic "), let data = Data(base64Encoded: String(value.dropFirst(6))),
@@ -66,38 +74,8 @@ struct CurlExport {
         return pair
     }
 
-    /// A shell word: single-quoted, or double-quoted with `${FATHOM_SECRET_…}` where secrets were.
-    func word(_ text: String) -> String {
-        guard secrets.contains(in: text) else { return singleQuoted(text) }
-        var result = ""
-        for piece in secrets.pieces(text) {
-            switch piece {
-            case .secret(let variable): result += "${\(variable)}"
-            case .text(let plain):
-                for character in plain {
-                    if "$`\"\\".contains(character) { result.append("\\") }
-                    result.append(character)
-                }
-            }
-        }
-        return "\"\(result)\""
-    }
-
-    private func singleQuoted(_ text: String) -> String {
-        if !text.isEmpty, text.allSatisfy({ $0.isLetter || $0.isNumber || "-_./:@=,+%".contains($0) }), text.isASCII {
-            return text
-        }
-        return "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
-    }
-
-    /// Bytes that are not UTF-8, as bash's `$'…'` with `\xHH` escapes.
-    private func ansiQuoted(_ data: Data) -> String {
-        "$'"
-            + data.map { byte in
-                (0x20..<0x7F).contains(byte) && byte != UInt8(ascii: "'") && byte != UInt8(ascii: "\\")
-                    ? String(UnicodeScalar(byte)) : String(format: "\\x%02x", byte)
-            }.joined() + "'"
-    }
+    /// A shell word, with `${FATHOM_SECRET_…}` where secrets were.
+    func word(_ text: String) -> String { Quoting.word(text, shell: true, secrets: secrets) }
 
     private func joined(_ parts: [String]) -> String {
         var lines: [String] = []
@@ -105,7 +83,7 @@ struct CurlExport {
         var index = 1
         while index < parts.count {
             let option = parts[index]
-            if option.hasPrefix("-"), index + 1 < parts.count, !["--head"].contains(option) {
+            if option.hasPrefix("-"), index + 1 < parts.count, !["--head", "--compressed"].contains(option) {
                 lines.append(line)
                 line = "  \(option) \(parts[index + 1])"
                 index += 2
@@ -117,8 +95,4 @@ struct CurlExport {
         lines.append(line)
         return lines.joined(separator: " \\\n") + "\n"
     }
-}
-
-extension String {
-    fileprivate var isASCII: Bool { unicodeScalars.allSatisfy(\.isASCII) }
 }

@@ -2,7 +2,7 @@ import FathomHTTP
 import Foundation
 
 /// A request as an HTTPie command line that bash runs to send the identical request, secrets as
-/// `${FATHOM_SECRET_<NAME>}` references (quoted as ``CurlExport`` quotes them).
+/// `${FATHOM_SECRET_<NAME>}` references (quoted through ``Quoting``, as ``CurlExport`` quotes).
 struct HTTPieExport {
     let quoting: CurlExport
 

@@ -2,41 +2,92 @@ import FathomHTTP
 import FathomJSON
 import Foundation
 
-/// Requests from another tool — a curl line, a HAR 1.2 log, a Postman v2.0/v2.1 collection — as a
-/// `.fathom` session file: settings and variables first, then each request as the lines that
-/// build and send it. A credential found in the input never reaches the text: it becomes a
-/// `{{name}}` reference with a `secret name` line, and the values are handed back apart
-/// (``Imported/secrets``) for a session that runs the import at once.
+/// Requests from another tool — a curl line, a HAR 1.2 log, a Postman v2.0/v2.1 collection — as
+/// command values: settings and secrets first, then each request as the commands that build and
+/// send it. `fathom import` writes their lines; the prompt runs them; `fathom replay FILE.har`
+/// replays them. A credential found in the input never reaches a command: it becomes a
+/// `{{name}}` reference, and its value is handed back apart (``Imported/secrets``) for a session
+/// that runs the import at once.
 public enum Importer {
     public enum Format: String, CaseIterable, Sendable {
         case curl, har, postman
     }
 
+    /// A part of the input that could not come in.
+    public enum Note: Sendable, Equatable {
+        /// A Postman script (`prerequest`, `test`) of the collection, a folder or a request.
+        case script(kind: String, scope: String)
+        /// A Postman auth type Fathom does not speak.
+        case auth(type: String, scope: String)
+    }
+
+    /// One line of an imported session file.
+    enum Line: Sendable {
+        case comment(String)
+        case blank
+        case command(any Command)
+    }
+
     /// What an import came to.
     public struct Imported: Sendable {
-        /// The session file's text.
-        public var text: String
+        /// What the input was, for the file's first comment (`api.har`, `standard input`).
+        var source: String
+        var format: Format
+        var lines: [Line]
         public var requests: Int
         /// Credentials found in the input, by the name the file asks for them with.
         public var secrets: [(name: String, value: String)]
         /// What was not imported and why (scripts, auth kinds Fathom does not speak).
-        public var notes: [String]
-    }
+        public var notes: [Note]
 
-    /// A request read from the input.
-    struct Request {
-        var title: String?
-        var method: String
-        var url: String
-        var headers: [(name: String, value: String)] = []
-        var body: Body = .none
-    }
+        /// The commands, in order.
+        var commands: [any Command] {
+            lines.compactMap { if case .command(let command) = $0 { command } else { nil } }
+        }
 
-    enum Body {
-        case none
-        case text(String)
-        case form([(name: String, value: String)])
-        case multipart([RequestItem])
+        /// The session file's text: a comment naming the source and how to replay it, the
+        /// `secret NAME` lines, what was not imported, then every line.
+        public var text: String {
+            var out = Self.header(source: source, format: format, secrets: secrets.map(\.name), notes: notes)
+            for line in lines {
+                switch line {
+                case .comment(let text): out.append("# " + text)
+                case .blank: out.append("")
+                case .command(let command): out.append(command.line)
+                }
+            }
+            return out.joined(separator: "\n") + "\n"
+        }
+
+        /// The commands as the entries of a session file at `path`, each on the line ``text``
+        /// writes it on: what the prompt and a replay run.
+        func sessionFile(path: String) -> SessionFile {
+            var number = Self.header(source: source, format: format, secrets: secrets.map(\.name), notes: notes)
+                .count
+            var entries: [SessionFile.Entry] = []
+            for line in lines {
+                number += 1
+                guard case .command(let command) = line else { continue }
+                let text = command.line
+                entries.append(SessionFile.Entry(line: number, text: text, command: command))
+                number += text.filter { $0 == "\n" }.count
+            }
+            return SessionFile(path: path, entries: entries)
+        }
+
+        private static func header(source: String, format: Format, secrets: [String], notes: [Note]) -> [String] {
+            let stem = source == "standard input" ? "FILE" : (source as NSString).deletingPathExtension
+            var out = [
+                "# Fathom session imported from \(source) (\(format.rawValue)). Replay it with: fathom replay \(stem).fathom"
+            ]
+            if !secrets.isEmpty {
+                let keys = secrets.map { DotEnv.secretKey(for: $0) }.joined(separator: ", ")
+                out.append("# Credentials are read by name, never written: \(keys) (or .env, or a prompt).")
+                out += secrets.map { SecretCommand(name: $0, value: nil).line }
+            }
+            out += notes.map { "# not imported: \($0)" }
+            return out
+        }
     }
 
     /// Why a file could not be imported, as one line (`fathom import` prints it).
@@ -57,26 +108,33 @@ public enum Importer {
 
     /// Reads `path` in `format`, or the format its content shows.
     ///
+    /// - Parameter taken: Variables the importing session has (name and value): a credential
+    ///   that would take one of those names with another value gets a name of its own.
     /// - Throws: ``CommandError`` naming the file and, for JSON, the line and column.
-    static func read(_ path: String, format: Format? = nil) throws(CommandError) -> Imported {
+    static func read(
+        _ path: String, format: Format? = nil, taken: [String: String] = [:]
+    ) throws(CommandError)
+        -> Imported
+    {
         let (data, name) = try contents(path)
-        return try read(data, name: name, place: path, format: format)
+        return try read(data, name: name, place: path, format: format, taken: taken)
     }
 
     /// Reads text given whole (a paste at the prompt): `name` for the session file's header,
     /// `place` for errors.
     static func read(
-        _ data: Data, name: String, place: String, format: Format? = nil
-    ) throws(CommandError)
-        -> Imported
-    {
+        _ data: Data, name: String, place: String, format: Format? = nil, taken: [String: String] = [:]
+    ) throws(CommandError) -> Imported {
         let data = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data
         let text = String(decoding: data, as: UTF8.self)
-        switch format ?? guess(text) {
-        case .curl: return try curl(text, file: name)
-        case .har: return try har(try json(data, path: place), file: name)
-        case .postman: return try postman(try json(data, path: place), file: name)
+        var builder = Builder(taken: taken)
+        let chosen = format ?? guess(text)
+        switch chosen {
+        case .curl: try curl(text, file: name, into: &builder)
+        case .har: try har(try json(data, path: place), file: name, into: &builder)
+        case .postman: try postman(try json(data, path: place), file: name, into: &builder)
         }
+        return builder.finish(source: name, format: chosen)
     }
 
     static func guess(_ text: String) -> Format {
@@ -105,52 +163,24 @@ public enum Importer {
 
     // MARK: - curl
 
-    private static func curl(_ text: String, file: String) throws(CommandError) -> Imported {
+    private static func curl(_ text: String, file: String, into builder: inout Builder) throws(CommandError) {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("#") }
         let split = try ShellWords.split(lines.joined(separator: "\n"))
         guard split.words.first == "curl" else {
             throw CommandError("\(file) does not hold a curl command", hint: "it should start with `curl`")
         }
         let invocation = try CurlInvocation.parse(Array(split.words.dropFirst())) { path in
-            try Data(contentsOf: URL(fileURLWithPath: path))
+            try Data(contentsOf: URL(fileURLWithPath: Executor.expandTilde(path)))
         }
-        var writer = Writer(file: file, format: .curl)
-        if let user = invocation.user {
-            writer.setting("auth basic \(user.name):\(writer.reference(user.password ?? "", named: "password"))")
-        }
-        if let bearer = invocation.bearer { writer.setting("auth bearer \(writer.reference(bearer, named: "token"))") }
-        // The client settings the line asks for, as a `curl` line at the prompt sets them.
-        if invocation.insecure { writer.setting("insecure on") }
-        if let limit = invocation.redirects { writer.setting("redirects \(limit)") }
-        if let timeout = invocation.timeout {
-            let (seconds, attoseconds) = timeout.components
-            writer.setting("timeout \(seconds * 1000 + attoseconds / 1_000_000_000_000_000)ms")
-        }
-        if let proxy = invocation.proxy {
-            writer.setting("proxy \(Writer.word(writer.proxyURL(proxy)))")
-        }
-        // One request per URL, as curl sends them.
-        for url in invocation.urls {
-            var request = Request(title: nil, method: invocation.method.rawValue, url: url)
-            request.headers = invocation.headers(for: url)
-            switch invocation.body {
-            case .none: break
-            case .text(let text): request.body = .text(text)
-            case .file(let path): request.body = .text((try? String(contentsOfFile: path, encoding: .utf8)) ?? "")
-            case .multipart(let items): request.body = .multipart(items)
-            }
-            writer.add(request)
-        }
-        return writer.finish()
+        builder.curl(invocation)
     }
 
     // MARK: - HAR
 
-    private static func har(_ document: JSON, file: String) throws(CommandError) -> Imported {
+    private static func har(_ document: JSON, file: String, into builder: inout Builder) throws(CommandError) {
         guard case .array(let entries)? = document["log"]?["entries"] else {
             throw CommandError("\(file) is not a HAR log: it has no log.entries")
         }
-        var writer = Writer(file: file, format: .har)
         for (index, entry) in entries.enumerated() {
             guard let request = entry["request"], let method = request["method"]?.string,
                 let url = request["url"]?.string
@@ -172,14 +202,16 @@ public enum Importer {
                         })
                 }
             }
-            writer.add(imported)
+            if case .number(let text)? = entry["response"]?["status"], let status = Int(text), status > 0 {
+                imported.status = status
+            }
+            builder.add(imported)
         }
-        return writer.finish()
     }
 
     // MARK: - Postman
 
-    private static func postman(_ document: JSON, file: String) throws(CommandError) -> Imported {
+    private static func postman(_ document: JSON, file: String, into builder: inout Builder) throws(CommandError) {
         guard let info = document["info"], case .array(let items)? = document["item"] else {
             throw CommandError("\(file) is not a Postman collection: it has no info and item")
         }
@@ -190,30 +222,35 @@ public enum Importer {
                 "\(file) is a Postman collection of another version (\(schema))",
                 hint: "export it as Collection v2.1 from Postman")
         }
-        var writer = Writer(file: file, format: .postman)
-        writer.variables(document["variable"])
-        writer.auth(postmanAuth: document["auth"], scope: "the collection")
-        writer.scripts(document["event"], scope: "the collection")
-        func walk(_ items: [JSON], folder: [String]) {
+        builder.variables(document["variable"])
+        builder.scripts(document["event"], scope: "the collection")
+        // Auth as Postman resolves it: the request's own, else the nearest folder's, else the
+        // collection's; `noauth` on the way is a choice of none.
+        let collectionAuth = builder.auth(postman: document["auth"], scope: "the collection")
+        func walk(_ items: [JSON], folder: [String], inherited: PostmanAuth) {
             for item in items {
                 let name = item["name"]?.string ?? "unnamed"
                 if case .array(let children)? = item["item"] {
-                    writer.note("# folder: \((folder + [name]).joined(separator: " / "))")
-                    writer.variables(item["variable"])
-                    writer.auth(postmanAuth: item["auth"], scope: "folder \(name)")
-                    writer.scripts(item["event"], scope: "folder \(name)")
-                    walk(children, folder: folder + [name])
+                    builder.comment("folder: \((folder + [name]).joined(separator: " / "))")
+                    builder.variables(item["variable"])
+                    builder.scripts(item["event"], scope: "folder \(name)")
+                    let own = builder.auth(postman: item["auth"], scope: "folder \(name)")
+                    walk(children, folder: folder + [name], inherited: own == .inherit ? inherited : own)
                     continue
                 }
                 guard let request = item["request"] else { continue }
-                writer.variables(item["variable"])
-                writer.auth(postmanAuth: request["auth"], scope: "request \(name)")
-                writer.scripts(item["event"], scope: "request \(name)")
-                writer.add(postmanRequest(request, title: (folder + [name]).joined(separator: " / ")))
+                builder.variables(item["variable"])
+                builder.scripts(item["event"], scope: "request \(name)")
+                let own = builder.auth(postman: request["auth"], scope: "request \(name)")
+                var imported = postmanRequest(request, title: (folder + [name]).joined(separator: " / "))
+                imported.auth = own == .inherit ? inherited : own
+                if case .number(let text)? = item["response"]?.array?.first?["code"], let code = Int(text) {
+                    imported.status = code
+                }
+                builder.add(imported)
             }
         }
-        walk(items, folder: [])
-        return writer.finish()
+        walk(items, folder: [], inherited: collectionAuth)
     }
 
     private static func postmanRequest(_ request: JSON, title: String) -> Request {
@@ -268,12 +305,12 @@ public enum Importer {
 }
 
 extension JSON {
-    fileprivate var string: String? {
+    var string: String? {
         if case .string(let text) = self { return text }
         return nil
     }
 
-    fileprivate var array: [JSON]? {
+    var array: [JSON]? {
         if case .array(let elements) = self { return elements }
         return nil
     }
@@ -289,13 +326,9 @@ extension Importer {
         // Read and parsed once: the requests and the recording come from the same document.
         let (data, name) = try contents(path)
         let document = try json(data, path: path)
-        let imported = try har(document, file: name)
-        let file: SessionFile
-        do {
-            file = try SessionFile.parse(imported.text, path: path)
-        } catch {
-            throw CommandError(error.description)
-        }
+        var builder = Builder(taken: [:])
+        try har(document, file: name, into: &builder)
+        let imported = builder.finish(source: name, format: .har)
         guard case .array(let entries)? = document["log"]?["entries"] else { throw CommandError("cannot read \(path)") }
         for (_, value) in imported.secrets { redactor.addSecret(value) }
         var recorded: [Recording.Entry] = []
@@ -316,6 +349,6 @@ extension Importer {
                     path: redactor.redact(url?.path ?? "/"), status: status, contentType: contentType,
                     body: Recording.body(body, contentType: contentType, redactor: redactor)))
         }
-        return (file, Recording(session: name, entries: recorded), imported.secrets)
+        return (imported.sessionFile(path: path), Recording(session: name, entries: recorded), imported.secrets)
     }
 }

@@ -25,6 +25,14 @@ struct CommandError: Error, Equatable, Sendable, CustomStringConvertible {
         return text
     }
 
+    /// `validate strict` refused a request: every problem, up to 20, then how many more.
+    static func notSent(_ problems: [String]) -> CommandError {
+        let shown = problems.prefix(20)
+        var message = "not sent: " + shown.joined(separator: "; ")
+        if problems.count > shown.count { message += "; and \(problems.count - shown.count) more" }
+        return CommandError(message, hint: "`validate warn` sends it anyway")
+    }
+
     /// The hint for a misspelt word: the closest candidate, if one is close enough.
     static func suggestion(for word: String, among candidates: some Sequence<String>) -> String? {
         Spelling.closest(to: word, among: candidates).map { "did you mean '\($0)'?" }

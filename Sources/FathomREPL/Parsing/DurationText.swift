@@ -20,6 +20,14 @@ enum DurationText {
         }
     }
 
+    /// A duration as a word that reads back as it: whole milliseconds (`1500ms`), or seconds
+    /// when they are whole (`30s`).
+    static func word(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        return milliseconds % 1000 == 0 ? "\(milliseconds / 1000)s" : "\(milliseconds)ms"
+    }
+
     private enum Reading {
         case valid(Duration)
         case invalid

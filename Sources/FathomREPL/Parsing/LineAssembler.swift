@@ -1,11 +1,12 @@
-/// Gathers physical lines into one entry: inline JSON bodies that span lines until their brackets
-/// balance, and heredocs (`body <<EOF` … `EOF`).
+/// Gathers physical lines into one entry, as the entry's command says its line goes on
+/// (``CommandSpec/Continuation``): a body's inline JSON until its brackets balance, or its heredoc
+/// (`body <<EOF` … `EOF`, `body raw <<EOF`); a pasted shell command over `\`, `^` or an open quote.
 struct LineAssembler: Sendable {
     private var lines: [String] = []
     private var heredocEnd: String?
     private var depth = 0
-    /// A pasted curl command going on over lines ending in `\` (bash) or `^` (Windows `cmd`).
-    private var continuingCurl = false
+    /// A pasted shell command going on over lines ending in `\` (bash) or `^` (Windows `cmd`).
+    private var continuingShell = false
 
     init() {}
 
@@ -19,20 +20,22 @@ struct LineAssembler: Sendable {
             guard line.trimmingTrailingBlanks == end else { return nil }
             return finish()
         }
-        if continuingCurl || (lines.isEmpty && line.trimmingLeadingBlanks.lowercased().hasPrefix("curl ")) {
+        let continuation = lines.isEmpty ? Self.continuation(of: line) : nil
+        if continuingShell || continuation?.kind == .shellWords {
             lines.append(line)
             let end = line.trimmingTrailingBlanks
             // Goes on after `\` or `^`, or while a quote is open (a JSON body over lines).
-            continuingCurl =
+            continuingShell =
                 end.hasSuffix("\\") || end.hasSuffix("^") || Self.hasOpenQuote(lines.joined(separator: "\n"))
-            return continuingCurl ? nil : finish()
+            return continuingShell ? nil : finish()
         }
         if lines.isEmpty {
-            let trimmed = line.trimmingLeadingBlanks
-            guard trimmed.lowercased().hasPrefix("body") else { return line }
-            let rest = trimmed.dropFirst(4).trimmingLeadingBlanks
-            if rest.hasPrefix("<<") {
-                let tag = String(rest.dropFirst(2)).trimming(" \t'\"")
+            guard let continuation, continuation.kind == .body else { return line }
+            let rest = continuation.rest
+            // A heredoc's marker ends the first line: `body <<EOF`, `body raw <<EOF`.
+            let words = rest.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            if let last = words.last, last.hasPrefix("<<"), words.count <= 2 {
+                let tag = String(last.dropFirst(2)).trimming(" \t'\"")
                 guard !tag.isEmpty else { return line }
                 heredocEnd = tag
                 lines.append(line)
@@ -51,7 +54,7 @@ struct LineAssembler: Sendable {
         lines = []
         heredocEnd = nil
         depth = 0
-        continuingCurl = false
+        continuingShell = false
     }
 
     /// The half-read entry, for end of input: it runs as it is and fails with a clear error.
@@ -64,6 +67,14 @@ struct LineAssembler: Sendable {
         let entry = lines.joined(separator: "\n")
         cancel()
         return entry
+    }
+
+    /// How the command a line starts with goes on, and the line after the command's name.
+    private static func continuation(of line: String) -> (kind: CommandSpec.Continuation, rest: Substring)? {
+        let trimmed = line.drop { $0 == " " || $0 == "\t" }
+        let name = trimmed.prefix { $0 != " " && $0 != "\t" }
+        guard let spec = CommandRegistry.spec(named: String(name)), spec.continuation != .none else { return nil }
+        return (spec.continuation, trimmed.dropFirst(name.count).drop { $0 == " " || $0 == "\t" })
     }
 
     /// Whether a shell quote is still open at the end of `text`.

@@ -54,7 +54,43 @@ extension RequestItem {
     static func looksLikeTarget(_ word: Word) -> Bool {
         let text = word.text
         if text.hasPrefix("/") || text.hasPrefix(".") || text.hasPrefix("{{") || text.contains("://") { return true }
+        if hostShorthand(text) != nil { return true }
         return RequestItem(parsing: text) == nil
+    }
+
+    /// A URL written without its scheme, as HTTPie reads one: `:3000/users` and `:/users` are
+    /// localhost, `localhost:8765/uuid`, `127.0.0.1/x`, `api.example.com/v1` and `host:8080` get
+    /// `http://`. `nil` for anything else (a relative path, an item): `users.json` alone is a path.
+    static func hostShorthand(_ text: String) -> String? {
+        if text.hasPrefix(":") {
+            let rest = text.dropFirst()
+            let port = rest.prefix { $0.isASCII && $0.isNumber }
+            let after = rest.dropFirst(port.count)
+            guard after.isEmpty || after.hasPrefix("/") || after.hasPrefix("?") else { return nil }
+            return "http://localhost" + (port.isEmpty ? "" : ":" + port) + after
+        }
+        let authorityEnd = text.firstIndex { $0 == "/" || $0 == "?" } ?? text.endIndex
+        let authority = text[..<authorityEnd]
+        var host = authority
+        var port: Substring?
+        if let colon = authority.lastIndex(of: ":") {
+            host = authority[..<colon]
+            port = authority[authority.index(after: colon)...]
+            guard let port, !port.isEmpty, port.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        }
+        guard !host.isEmpty, host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") })
+        else { return nil }
+        let labels = host.split(separator: ".", omittingEmptySubsequences: false)
+        let isLocalhost = host.lowercased() == "localhost"
+        let isAddress = labels.count == 4 && labels.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) }
+        let isDomain =
+            labels.count >= 2 && labels.allSatisfy { !$0.isEmpty }
+            && (labels.last.map { $0.count >= 2 && $0.allSatisfy(\.isLetter) } ?? false)
+        // A dotted name alone (`users.json`) is a path; with a port or a path after it, a host.
+        guard isLocalhost || isAddress || (isDomain && (port != nil || authorityEnd != text.endIndex)) else {
+            return nil
+        }
+        return "http://" + text
     }
 }
 

@@ -4,7 +4,8 @@ struct Word: Equatable, Sendable {
     var text: String
     /// The 1-based column of the word's first character in the line.
     var column: Int
-    /// Whether any part of the word was quoted (a quoted `#` or `-` is literal).
+    /// Whether the word starts with a quoted or escaped character: a quoted `#`, `-` or keyword
+    /// is literal (`'-x'` is a query item named `-x`; `-'a b'` removes the item `a b`).
     var quoted: Bool
 
     init(_ text: String, column: Int, quoted: Bool = false) {
@@ -15,8 +16,9 @@ struct Word: Equatable, Sendable {
 }
 
 /// Splits a line into words as a shell does: blanks separate, `'…'` is literal, `"…"` allows
-/// `\"` and `\\`, a backslash outside quotes escapes the next character, and an unquoted `#` followed
-/// by a blank (or ending the line) begins a comment: `#3` is a word, naming a response.
+/// `\"` and `\\`, `$'…'` takes bash's ANSI-C escapes (`\n`, `\t`, `\e`, `\xHH`, `\'`), a backslash
+/// outside quotes escapes the next character, and an unquoted `#` followed by a blank (or ending
+/// the line) begins a comment: `#3` is a word, naming a response. ``Quoting`` writes words back.
 enum Tokenizer {
     /// `#` followed by a blank or the end of the line.
     private static func isCommentStart(_ line: Substring, _ index: Substring.Index) -> Bool {
@@ -42,6 +44,8 @@ enum Tokenizer {
         var quoteColumn = 0
         var column = firstColumn - 1
         var escaping = false
+        /// Inside `$'…'`.
+        var ansi = false
 
         var index = line.startIndex
         func finish() {
@@ -60,6 +64,25 @@ enum Tokenizer {
                 escaping = false
                 continue
             }
+            if ansi {
+                if character == "'" {
+                    ansi = false
+                    quote = nil
+                } else if character == "\\" {
+                    // The escape and what it takes, decoded as bash decodes it.
+                    let rest = Array(line[line.index(after: index)...])
+                    guard !rest.isEmpty else { break }
+                    let (decoded, length) = ShellWords.ansiEscape(rest, at: 0)
+                    current += decoded
+                    for _ in 0..<length {
+                        index = line.index(after: index)
+                        column += 1
+                    }
+                } else {
+                    current.append(character)
+                }
+                continue
+            }
             if let open = quote {
                 if character == open {
                     quote = nil
@@ -74,16 +97,30 @@ enum Tokenizer {
             case " ", "\t", "\n":
                 finish()
             case "'", "\"":
-                if start == nil { start = column }
+                if start == nil {
+                    start = column
+                    quoted = true
+                }
                 quote = character
                 quoteColumn = column
-                quoted = true
             case "\\":
-                if start == nil { start = column }
+                if start == nil {
+                    start = column
+                    quoted = true
+                }
                 escaping = true
-                quoted = true
             case "#" where start == nil && isCommentStart(line, index):
                 return words
+            case "$" where line.index(after: index) < line.endIndex && line[line.index(after: index)] == "'":
+                if start == nil {
+                    start = column
+                    quoted = true
+                }
+                quote = "'"
+                quoteColumn = column
+                ansi = true
+                index = line.index(after: index)
+                column += 1
             default:
                 if start == nil { start = column }
                 current.append(character)

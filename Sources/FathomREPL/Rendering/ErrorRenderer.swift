@@ -20,8 +20,12 @@ struct ErrorRenderer: Sendable {
             return "error: \(error)" + (Self.advice(for: error).map { " — \($0)" } ?? "")
         case .cancelled(let after):
             return after.map { "cancelled after \($0.shortDescription)" } ?? "cancelled"
-        case .summary(let text):
-            return text
+        case .loadFailed(let path, let failed, let lines):
+            return "loaded \(path): \(failed) of \(lines) lines failed"
+        case .wireLogOff(let reason):
+            return "warning: \(reason) — the wire log is off"
+        case .sessionFile(let problem):
+            return "error: \(problem.description)"
         case .other(let text):
             return "error: \(text)"
         }
@@ -62,6 +66,17 @@ struct ErrorRenderer: Sendable {
         case .tooManyRedirects: "change the limit with `redirects N`"
         case .noMock: "add one with `mock PATH @FILE`, or `mock off`"
         default: nil
+        }
+    }
+}
+
+extension Importer.Note: CustomStringConvertible {
+    /// What could not be imported, as a clause after `not imported: `.
+    public var description: String {
+        switch self {
+        case .script(let kind, let scope): "the \(kind) script of \(scope) cannot run in Fathom and was skipped"
+        case .auth(let type, let scope):
+            "\(type) auth of \(scope) is not imported: Fathom speaks basic, bearer, API keys and OAuth2 client credentials"
         }
     }
 }

@@ -4,9 +4,16 @@ import FathomOpenAPI
 import Foundation
 
 /// `--output json`: each output as one JSON object on one line (NDJSON), for scripts that read
-/// what Fathom did. Masked as everything else: secrets in text and JSON bodies, secret header
-/// values, and binary bodies before they are encoded as base64.
+/// what Fathom did. A documented interface: every object has a `type` and the `version` of the
+/// format, its fields are values (never sentences to parse), and `docs/output.schema.json`
+/// describes them (a test validates every line the end-to-end suite prints against it). Masked as
+/// everything else: secrets in text and JSON bodies, secret header values, and binary bodies
+/// before they are encoded as base64.
 struct JSONOutputRenderer: Sendable {
+    /// The format's version: a field is added in a minor change; a field removed or changed in
+    /// meaning makes a new version.
+    static let version = 1
+
     let redactor: Redactor
     private let errors = ErrorRenderer()
 
@@ -14,9 +21,17 @@ struct JSONOutputRenderer: Sendable {
     func render(_ output: Output) -> String {
         if case .revealed(let name, let value) = output {
             // Asked for by name: not masked, as at the prompt.
-            return Self.line(.object([member("type", "revealed"), member("name", name), member("value", value)]))
+            return Self.line(
+                Self.versioned(.object([member("type", "revealed"), member("name", name), member("value", value)])))
         }
-        return redactor.redact(Self.line(object(output)))
+        return redactor.redact(Self.line(Self.versioned(object(output))))
+    }
+
+    /// The object with `version` after its `type`.
+    static func versioned(_ json: JSON) -> JSON {
+        guard case .object(var members) = json else { return json }
+        members.insert(JSON.Member(key: "version", value: .number(String(version))), at: members.isEmpty ? 0 : 1)
+        return .object(members)
     }
 
     static func line(_ json: JSON) -> String {
@@ -29,6 +44,8 @@ struct JSONOutputRenderer: Sendable {
         case .response(let output): return response(output)
         case .request(let preview):
             var members = [member("type", "request")] + request(preview.request)
+            members.append(JSON.Member(key: "sources", value: .array(preview.sources.map { .string($0.rawValue) })))
+            members.append(JSON.Member(key: "api", value: preview.api.map(JSON.string) ?? .null))
             if preview.tokenFetchedOnSend {
                 members.append(JSON.Member(key: "oauth2_token_on_send", value: .bool(true)))
             }
@@ -38,9 +55,15 @@ struct JSONOutputRenderer: Sendable {
                 var members = [member("name", item.name)]
                 if let value = item.value { members.append(member("value", value)) }
                 if let detail = item.detail { members.append(member("detail", detail)) }
+                if let count = item.count { members.append(JSON.Member(key: "count", value: .number(String(count)))) }
                 if item.marked {
-                    members.append(
-                        JSON.Member(key: listing.kind == .variables ? "secret" : "current", value: .bool(true)))
+                    let key =
+                        switch listing.kind {
+                        case .variables: "secret"
+                        case .coverage: "called"
+                        default: "current"
+                        }
+                    members.append(JSON.Member(key: key, value: .bool(true)))
                 }
                 if let entry = item.response {
                     members.append(JSON.Member(key: "number", value: .number(String(entry.number))))
@@ -49,12 +72,19 @@ struct JSONOutputRenderer: Sendable {
                 }
                 return .object(members)
             }
-            return .object([
+            var members = [
                 member("type", "listing"), member("kind", listing.kind.rawValue),
                 JSON.Member(key: "items", value: .array(items)),
-            ])
-        case .value(let name, let value):
-            return .object([member("type", "value"), member("name", name), member("value", value)])
+            ]
+            if let source = listing.source { members.append(member("source", source)) }
+            if listing.off { members.append(JSON.Member(key: "off", value: .bool(true))) }
+            return .object(members)
+        case .setting(let setting):
+            return .object([member("type", "setting"), member("name", setting.name)] + Self.value(setting.value))
+        case .export(let export):
+            return .object([member("type", "export"), member("format", export.format), member("text", export.text)])
+        case .session(let overview): return session(overview)
+        case .event(let event): return .object([member("type", "event")] + self.event(event))
         case .inspection(let inspection):
             let matches: [JSON] = inspection.nodes.map { node in
                 .object([member("path", node.path.description), JSON.Member(key: "value", value: node.value)])
@@ -78,8 +108,6 @@ struct JSONOutputRenderer: Sendable {
                 member("value", capture.secret ? Redactor.masked(capture.value) : capture.value),
                 JSON.Member(key: "secret", value: .bool(capture.secret)),
             ])
-        case .notice(let notice):
-            return .object([member("type", "notice"), member("text", notice.text + (notice.aside ?? ""))])
         case .operation(let detail):
             var members = [member("type", "operation"), member("operation", detail.title)]
             if let id = detail.operationID { members.append(member("operationId", id)) }
@@ -118,13 +146,7 @@ struct JSONOutputRenderer: Sendable {
             return .object([member("type", "help"), JSON.Member(key: "commands", value: .array(commands))])
         case .failure(let failure):
             var members = [member("type", "failure"), member("message", errors.message(failure.reason))]
-            if case .command(let error) = failure.reason {
-                members.append(member("reason", error.message))
-                if let hint = error.hint { members.append(member("hint", hint)) }
-                if let column = error.column {
-                    members.append(JSON.Member(key: "column", value: .number(String(column))))
-                }
-            }
+            members += Self.failureFields(failure.reason)
             members += location(failure.location)
             return .object(members)
         case .revealed: return .null
@@ -141,10 +163,7 @@ struct JSONOutputRenderer: Sendable {
             JSON.Member(key: "headers", value: headers(response.headers)),
         ]
         members += body(response.body, contentType: response.contentType)
-        let milliseconds =
-            Double(response.timing.total.components.attoseconds) / 1e15
-            + Double(response.timing.total.components.seconds) * 1000
-        members.append(JSON.Member(key: "time_ms", value: .number(String(format: "%.3f", milliseconds))))
+        members.append(JSON.Member(key: "time_ms", value: .number(Self.milliseconds(response.timing.total))))
         if let schema = output.schema { members.append(JSON.Member(key: "schema", value: Self.schema(schema))) }
         return .object(members)
     }
@@ -220,6 +239,186 @@ struct JSONOutputRenderer: Sendable {
         members.append(JSON.Member(key: "ignored", value: .array(diff.ignored.map(JSON.string))))
         members.append(JSON.Member(key: "same", value: .bool(diff.isEmpty)))
         return .object(members)
+    }
+
+    /// A failure's kind and what it is made of: `reason`, `hint`, `column` for a line's error.
+    static func failureFields(_ reason: Failure.Reason) -> [JSON.Member] {
+        func string(_ key: String, _ value: String) -> JSON.Member { JSON.Member(key: key, value: .string(value)) }
+        func number(_ key: String, _ value: Int) -> JSON.Member { JSON.Member(key: key, value: .number(String(value))) }
+        switch reason {
+        case .command(let error):
+            var members = [string("kind", "command"), string("reason", error.message)]
+            if let hint = error.hint { members.append(string("hint", hint)) }
+            if let column = error.column { members.append(number("column", column)) }
+            return members
+        case .network(let error):
+            var members = [string("kind", "network"), string("reason", "\(error)")]
+            if let advice = ErrorRenderer.advice(for: error) { members.append(string("hint", advice)) }
+            return members
+        case .cancelled(let after):
+            var members = [string("kind", "cancelled")]
+            if let after { members.append(JSON.Member(key: "after_ms", value: .number(Self.milliseconds(after)))) }
+            return members
+        case .loadFailed(let path, let failed, let lines):
+            return [string("kind", "load"), string("file", path), number("failed", failed), number("lines", lines)]
+        case .wireLogOff(let reason): return [string("kind", "wire_log"), string("reason", reason)]
+        case .sessionFile(let problem):
+            var members = [
+                string("kind", "session_file"), string("file", problem.path), string("reason", problem.message),
+            ]
+            if let line = problem.line { members.append(number("line", line)) }
+            if let column = problem.column { members.append(number("column", column)) }
+            return members
+        case .other(let text): return [string("kind", "other"), string("reason", text)]
+        }
+    }
+
+    static func milliseconds(_ duration: Duration) -> String {
+        let value = Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1000
+        return String(format: "%.3f", value)
+    }
+
+    /// A setting's value as fields: `value` (text, a boolean, a number or null) and what it means.
+    static func value(_ value: SettingValue) -> [JSON.Member] {
+        switch value {
+        case .text(let text): [JSON.Member(key: "value", value: .string(text))]
+        case .toggle(let on): [JSON.Member(key: "value", value: .bool(on))]
+        case .unset: [JSON.Member(key: "value", value: .null)]
+        case .duration(let duration):
+            [
+                JSON.Member(key: "value", value: duration.map { .number(Self.milliseconds($0)) } ?? .null),
+                JSON.Member(key: "unit", value: .string("ms")),
+            ]
+        case .count(let count): [JSON.Member(key: "value", value: count.map { .number(String($0)) } ?? .null)]
+        case .log(let level, let file):
+            [
+                JSON.Member(key: "value", value: .string(level)),
+                JSON.Member(key: "file", value: file.map(JSON.string) ?? .null),
+            ]
+        }
+    }
+
+    private func session(_ overview: SessionOverview) -> JSON {
+        let apis: [JSON] = overview.apis.map { api in
+            var members = [member("base", api.base)]
+            members.append(JSON.Member(key: "origin", value: api.origin.map(JSON.string) ?? .null))
+            members.append(JSON.Member(key: "current", value: .bool(api.current)))
+            members.append(JSON.Member(key: "auth", value: api.auth.map(JSON.string) ?? .null))
+            members.append(
+                JSON.Member(
+                    key: "default_headers",
+                    value: .array(api.defaultHeaders.map { .array([.string($0.name), .string($0.value)]) })))
+            members.append(
+                JSON.Member(
+                    key: "default_query",
+                    value: .array(
+                        api.defaultQuery.map { .array([.string($0.name), $0.value.map(JSON.string) ?? .null]) })))
+            members.append(JSON.Member(key: "spec", value: api.spec.map(JSON.string) ?? .null))
+            members.append(member("validate", api.validation))
+            members.append(JSON.Member(key: "shared", value: .array(api.shared.map(JSON.string))))
+            return .object(members)
+        }
+        let variables: [JSON] = overview.variables.map {
+            .object([
+                member("name", $0.name), member("value", $0.value), JSON.Member(key: "secret", value: .bool($0.secret)),
+            ])
+        }
+        func number(_ value: Int?) -> JSON { value.map { .number(String($0)) } ?? .null }
+        return .object([
+            member("type", "session"), JSON.Member(key: "apis", value: .array(apis)),
+            JSON.Member(key: "environment", value: overview.environment.map(JSON.string) ?? .null),
+            JSON.Member(key: "variables", value: .array(variables)), member("decoder", overview.decoder),
+            JSON.Member(key: "log", value: .object(Self.value(overview.log))),
+            JSON.Member(key: "timeout_ms", value: overview.timeout.map { .number(Self.milliseconds($0)) } ?? .null),
+            JSON.Member(key: "redirects", value: number(overview.redirects)),
+            JSON.Member(key: "insecure", value: .bool(overview.insecure)),
+            JSON.Member(key: "proxy", value: overview.proxy.map(JSON.string) ?? .null),
+            JSON.Member(key: "cookies", value: number(overview.cookies)), member("pager", overview.pager),
+            JSON.Member(key: "responses_kept", value: .number(String(overview.responsesKept))),
+            JSON.Member(key: "last_response", value: .number(String(overview.lastResponse))),
+        ])
+    }
+
+    /// An event as `event` (its kind) and its fields.
+    private func event(_ event: Event) -> [JSON.Member] {
+        func number(_ key: String, _ value: Int) -> JSON.Member { JSON.Member(key: key, value: .number(String(value))) }
+        func strings(_ key: String, _ values: [String]) -> JSON.Member {
+            JSON.Member(key: key, value: .array(values.map(JSON.string)))
+        }
+        func spec(_ summary: SpecSummary) -> JSON {
+            .object([
+                member("title", summary.title), member("version", summary.version),
+                member("openapi", summary.openAPIVersion), member("source", summary.source),
+                number("documents", summary.documents), number("operations", summary.operations),
+                number("paths", summary.paths),
+            ])
+        }
+        switch event {
+        case .requestWarning(let problem): return [member("event", "request_warning"), member("problem", problem)]
+        case .specShown(let summary):
+            return [member("event", "spec"), JSON.Member(key: "spec", value: summary.map(spec) ?? .null)]
+        case .specLoaded(let summary, let base):
+            return [
+                member("event", "spec_loaded"), JSON.Member(key: "spec", value: spec(summary)),
+                JSON.Member(key: "base_from_servers", value: base.map(JSON.string) ?? .null),
+            ]
+        case .wroteBody(let response, let path, let bytes):
+            return [
+                member("event", "wrote_body"), number("number", response), member("path", path), number("bytes", bytes),
+            ]
+        case .wroteHAR(let path, let entries):
+            return [member("event", "wrote_har"), member("path", path), number("entries", entries)]
+        case .recordingOn: return [member("event", "recording_on")]
+        case .pasteExpected(let format): return [member("event", "paste_expected"), member("format", format.rawValue)]
+        case .importedIntoDraft(let source):
+            return [
+                member("event", "imported_into_draft"),
+                JSON.Member(key: "source", value: source.map(JSON.string) ?? .null),
+            ]
+        case .notImported(let note):
+            switch note {
+            case .script(let kind, let scope):
+                return [
+                    member("event", "not_imported"), member("what", "script"), member("kind", kind),
+                    member("scope", scope),
+                ]
+            case .auth(let type, let scope):
+                return [
+                    member("event", "not_imported"), member("what", "auth"), member("kind", type),
+                    member("scope", scope),
+                ]
+            }
+        case .importCancelled: return [member("event", "import_cancelled")]
+        case .curlURLs(let count, let sentInTurn):
+            return [
+                member("event", "curl_urls"), number("count", count),
+                JSON.Member(key: "sent_in_turn", value: .bool(sentInTurn)),
+            ]
+        case .curlSettings(let lines): return [member("event", "curl_settings"), strings("lines", lines)]
+        case .curlIgnored(let flags): return [member("event", "curl_ignored"), strings("flags", flags)]
+        case .curlShellVariables(let names): return [member("event", "curl_shell_variables"), strings("names", names)]
+        case .exportTokenOnSend: return [member("event", "export_token_on_send")]
+        case .saved(let saved):
+            var members = [member("event", "saved"), member("path", saved.path), number("requests", saved.requests)]
+            if let recording = saved.recording {
+                members.append(
+                    JSON.Member(
+                        key: "recording",
+                        value: .object([member("path", recording.path), number("responses", recording.responses)])))
+            }
+            members.append(JSON.Member(key: "recorded_nothing", value: .bool(saved.recordedNothing)))
+            members.append(strings("named_secrets", saved.namedSecrets))
+            return members
+        case .loaded(let path, let lines):
+            return [member("event", "loaded"), member("path", path), number("lines", lines)]
+        case .otherOrigin(let other):
+            return [
+                member("event", "other_origin"), member("origin", other.origin), member("api", other.api),
+                JSON.Member(key: "auth", value: other.auth.map(JSON.string) ?? .null),
+                number("defaults", other.defaults),
+                JSON.Member(key: "description", value: .bool(other.description)),
+            ]
+        }
     }
 
     /// `FILE:LINE` as `file` and `line`.

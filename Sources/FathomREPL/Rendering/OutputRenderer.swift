@@ -47,7 +47,9 @@ struct OutputRenderer: Sendable {
             return (renderer.render(response.response, number: response.number, schema: response.schema), true)
         case .request(let preview): return (request(preview), true)
         case .listing(let listing): return (self.listing(listing), false)
-        case .value(_, let value): return (value, false)
+        case .setting(let setting): return (self.setting(setting.name, setting.value), false)
+        case .export(let export): return (export.text, false)
+        case .session(let overview): return (session(overview), true)
         case .inspection(let inspection):
             guard !inspection.nodes.isEmpty else {
                 return (palette.dim("no match for \(inspection.expression) in #\(inspection.number)"), false)
@@ -58,9 +60,7 @@ struct OutputRenderer: Sendable {
         case .capture(let capture):
             let value = capture.secret ? Redactor.masked(capture.value) + palette.dim("  (secret)") : capture.value
             return (palette.cyan(capture.name) + " = " + value, false)
-        case .notice(let notice):
-            let text = notice.style == .aside ? palette.dim(notice.text) : notice.text
-            return (text + (notice.aside.map(palette.dim) ?? ""), false)
+        case .event(let event): return (self.event(event), false)
         case .help(let spec): return help(spec)
         case .operation(let detail): return (operation(detail), true)
         case .revealed, .failure: return ("", false)
@@ -121,11 +121,22 @@ struct OutputRenderer: Sendable {
     private func request(_ preview: RequestPreview) -> String {
         let prepared = preview.request
         var text = palette.bold("\(prepared.method) \(prepared.url)") + "\n"
-        for field in redactor.redact(prepared.headers) {
-            text += "\(field.name.rawName): \(field.value)\n"
+        let fields = Array(redactor.redact(prepared.headers))
+        let width = fields.map { $0.name.rawName.count + $0.value.count + 2 }.max() ?? 0
+        for (index, field) in fields.enumerated() {
+            let line = "\(field.name.rawName): \(field.value)"
+            guard index < preview.sources.count else {
+                text += line + "\n"
+                continue
+            }
+            let padding = String(repeating: " ", count: max(0, min(width, 70) - line.count) + 2)
+            text += line + padding + palette.dim("(\(preview.sources[index].rawValue))") + "\n"
         }
         if preview.tokenFetchedOnSend {
             text += palette.dim("Authorization: Bearer (OAuth2 token, fetched when sent)") + "\n"
+        }
+        if let origin = preview.origin, preview.api == nil {
+            text += palette.dim("(\(origin) is no API of this session: no defaults or credentials of one)") + "\n"
         }
         switch prepared.body {
         case .bytes(let data):
@@ -161,14 +172,41 @@ struct OutputRenderer: Sendable {
         return text
     }
 
+    /// What an empty listing of each kind means.
+    private func empty(_ listing: Listing) -> String {
+        switch listing.kind {
+        case .query: "no query items"
+        case .headers: "no draft headers"
+        case .defaults:
+            listing.source == nil ? "no defaults (and no base URL: defaults belong to an API)" : "no defaults"
+        case .variables: "no variables — `set NAME = VALUE` or `secret NAME`"
+        case .environments: "no environments — write them in \(listing.source ?? "fathom.env.json")"
+        case .history: ""
+        case .cookies: listing.off ? "the cookie jar is off" : "no cookies"
+        case .mocks: "no mocks"
+        case .volatile: "no volatile fields — `volatile $.updatedAt`"
+        case .responses: "no responses yet — `send` or `get PATH`"
+        case .paths: "nothing under \(listing.source ?? "/")"
+        case .coverage: "the description has no operations"
+        case .apis: "no APIs yet — `base URL` names one"
+        }
+    }
+
     private func listing(_ listing: Listing) -> String {
         let items = listing.items
-        guard !items.isEmpty else { return listing.empty }
+        guard !items.isEmpty else { return empty(listing) }
+        var footer: String?
         let lines: [String]
         switch listing.kind {
         case .query: lines = items.map { item in item.value.map { "\(item.name)=\($0)" } ?? item.name }
         case .headers: lines = items.map { "\($0.name): \($0.value ?? "")" }
-        case .defaults: lines = items.map { "\($0.name) \($0.value ?? "")" }
+        case .defaults:
+            lines = items.map { item in
+                item.detail == "query"
+                    ? "query \(item.name)\(item.value.map { "=\($0)" } ?? "")"
+                    : "header \(item.name): \(item.value ?? "")"
+            }
+            footer = listing.source.map { "(for \($0))" }
         case .variables:
             let width = items.map(\.name.count).max() ?? 0
             lines = items.map { item in
@@ -177,6 +215,7 @@ struct OutputRenderer: Sendable {
             }
         case .environments:
             lines = items.map { ($0.marked ? "* " : "  ") + $0.name + ($0.detail.map { palette.dim("  \($0)") } ?? "") }
+            footer = listing.source.map { "(from \($0))" }
         case .history:
             let width = String(items.count).count
             lines = items.map { item in
@@ -192,7 +231,10 @@ struct OutputRenderer: Sendable {
             let idWidth = items.compactMap(\.value).map(\.count).max() ?? 0
             lines = items.map { item in
                 let name = item.name.padding(toLength: width, withPad: " ", startingAt: 0)
-                guard let id = item.value else { return palette.cyan(name) + "  " + palette.dim(item.detail ?? "") }
+                guard let id = item.value else {
+                    let count = item.count ?? 0
+                    return palette.cyan(name) + "  " + palette.dim("\(count) operation\(count == 1 ? "" : "s")")
+                }
                 return palette.bold(name) + "  " + id.padding(toLength: idWidth, withPad: " ", startingAt: 0) + "  "
                     + palette.dim(item.detail ?? "")
             }
@@ -201,11 +243,16 @@ struct OutputRenderer: Sendable {
             lines = items.map { item in
                 let mark = item.marked ? palette.green("✓ ") : palette.dim("· ")
                 let seen = item.value.map { "seen \($0)" } ?? "not called"
+                let declared = (item.detail ?? "").isEmpty ? "none" : item.detail ?? ""
                 return mark + item.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + seen
-                    + palette.dim("  (\(item.detail ?? ""))")
+                    + palette.dim("  (declared \(declared))")
             }
-        case .session:
-            lines = items.map { $0.name.padding(toLength: 10, withPad: " ", startingAt: 0) + ($0.value ?? "") }
+            footer = "\(items.filter(\.marked).count) of \(items.count) operations called"
+        case .apis:
+            lines = items.map { item in
+                (item.marked ? "* " : "  ") + item.name + (item.value.map { palette.dim("  \($0)") } ?? "")
+                    + (item.detail.map { palette.dim("  auth \($0)") } ?? "")
+            }
         case .responses:
             let width = (items.last?.name.count ?? 1)
             lines = items.map { item in
@@ -218,7 +265,136 @@ struct OutputRenderer: Sendable {
                 ].joined(separator: " ")
             }
         }
-        return lines.joined(separator: "\n") + (listing.footer.map { palette.dim("\n" + $0) } ?? "")
+        return lines.joined(separator: "\n") + (footer.map { palette.dim("\n" + $0) } ?? "")
+    }
+
+    /// A setting as its command without arguments shows it.
+    private func setting(_ name: String, _ value: SettingValue) -> String {
+        switch value {
+        case .text(let text): return text
+        case .toggle(let on): return name == "record" ? "record \(on ? "on" : "off")" : (on ? "on" : "off")
+        case .unset:
+            switch name {
+            case "base": return "no base URL — set one with `base URL`"
+            case "proxy": return "from the environment (HTTP_PROXY, HTTPS_PROXY, NO_PROXY)"
+            case "body": return "no body"
+            case "auth": return "none (the API's)"
+            default: return "not set"
+            }
+        case .duration(let duration): return duration?.shortDescription ?? "60 s (default)"
+        case .count(let count): return count.map { "follow up to \($0)" } ?? "off"
+        case .log(let level, let file): return level + (file.map { " → \($0)" } ?? "")
+        }
+    }
+
+    /// `show session`: the APIs and what each applies, then variables and settings.
+    private func session(_ overview: SessionOverview) -> String {
+        var lines: [String] = []
+        func add(_ name: String, _ value: String) {
+            lines.append(name.padding(toLength: 10, withPad: " ", startingAt: 0) + value)
+        }
+        if overview.apis.isEmpty { add("api", palette.dim("none — `base URL` names one")) }
+        for api in overview.apis {
+            let origin = api.origin.flatMap { $0 == api.base ? nil : palette.dim("  \($0)") } ?? ""
+            add(
+                "api",
+                (api.current ? palette.bold(api.base) : api.base) + origin
+                    + (api.current ? palette.dim("  (the base)") : ""))
+            add("  auth", api.auth ?? "none")
+            for header in api.defaultHeaders { add("  default", "header \(header.name): \(header.value)") }
+            for pair in api.defaultQuery { add("  default", "query \(pair.name)\(pair.value.map { "=\($0)" } ?? "")") }
+            if let spec = api.spec { add("  spec", "\(spec) (validate \(api.validation))") }
+            for shared in api.shared { add("  shared", shared) }
+        }
+        if let environment = overview.environment { add("env", environment) }
+        for variable in overview.variables { add("var", "\(variable.name) = \(variable.value)") }
+        add("decoder", overview.decoder)
+        add("log", setting("log", overview.log))
+        add("timeout", setting("timeout", .duration(overview.timeout)))
+        add("redirects", overview.redirects.map(String.init) ?? "off")
+        add("insecure", overview.insecure ? "on" : "off")
+        add("proxy", overview.proxy ?? "from the environment")
+        add("cookies", overview.cookies.map { "on (\($0))" } ?? "off")
+        add("pager", overview.pager)
+        add("responses", "\(overview.responsesKept) kept, last #\(overview.lastResponse)")
+        return lines.joined(separator: "\n")
+    }
+
+    /// What a command did or noticed, as a sentence.
+    private func event(_ event: Event) -> String {
+        switch event {
+        case .requestWarning(let problem): return palette.dim("warning: \(problem)")
+        case .specShown(nil): return palette.dim("no description loaded — `spec FILE|URL`")
+        case .specShown(let summary?): return spec(summary)
+        case .specLoaded(let summary, let base):
+            return "loaded " + spec(summary)
+                + (base.map { palette.dim("\nbase \($0) (from the description's servers)") } ?? "")
+        case .wroteBody(let number, let path, let bytes):
+            return "wrote the body of #\(number) to \(path) (\(ByteCount.format(bytes)))"
+        case .wroteHAR(let path, let entries):
+            return "wrote \(entries) entr\(entries == 1 ? "y" : "ies") to \(path) (HAR 1.2)"
+        case .recordingOn:
+            return palette.dim("recording: responses from now on are written beside the file by `save FILE`")
+        case .pasteExpected(let format):
+            let what =
+                switch format {
+                case .curl: "the curl command: it ends where the command does"
+                case .har: "the HAR log: it ends where its JSON does"
+                case .postman: "the collection: it ends where its JSON does"
+                }
+            return palette.dim("paste \(what) (Ctrl-C to cancel)")
+        case .importedIntoDraft(let source):
+            return "imported \(source ?? "the pasted command") into the draft; `send` sends it"
+        case .notImported(let note): return palette.dim("not imported: \(note)")
+        case .importCancelled: return palette.dim("import cancelled: nothing was imported")
+        case .curlURLs(let count, let sentInTurn):
+            return palette.dim(
+                sentInTurn
+                    ? "the curl line has \(count) URLs: each is sent in turn, as curl does"
+                    : "the line has \(count) URLs: the draft is the first")
+        case .curlSettings(let lines):
+            return palette.dim("from the curl line, for the session: " + lines.joined(separator: ", "))
+        case .curlIgnored(let flags):
+            return palette.dim("ignored (curl's own output and transfer): " + flags.joined(separator: " "))
+        case .curlShellVariables(let names):
+            return palette.dim(
+                "sent as written, as curl would without a shell to expand it: "
+                    + names.map { "$\($0)" }.joined(separator: ", "))
+        case .exportTokenOnSend:
+            return palette.dim("the OAuth2 token is fetched when Fathom sends; export #N to include it")
+        case .saved(let saved):
+            var text = "saved \(saved.requests) request\(saved.requests == 1 ? "" : "s") to \(saved.path)"
+            if let recording = saved.recording {
+                text +=
+                    " and \(recording.responses) recorded response\(recording.responses == 1 ? "" : "s") to \(recording.path)"
+            } else if saved.recordedNothing {
+                text += palette.dim(" (nothing recorded: `record on` keeps the responses sent after it)")
+            }
+            if !saved.namedSecrets.isEmpty {
+                let keys = saved.namedSecrets.map { "\($0) (\(DotEnv.secretKey(for: $0)))" }.joined(separator: ", ")
+                text += "\n" + palette.dim("credentials typed into lines are saved by name only: \(keys)")
+            }
+            return text
+        case .loaded(let path, let lines): return palette.dim("loaded \(path): \(lines) line\(lines == 1 ? "" : "s")")
+        case .otherOrigin(let other):
+            var stayed: [String] = []
+            if let auth = other.auth { stayed.append("its auth (\(auth))") }
+            if other.defaults > 0 { stayed.append("\(other.defaults) default\(other.defaults == 1 ? "" : "s")") }
+            if other.description { stayed.append("its description's checks") }
+            return palette.dim(
+                "\(other.origin) is not \(other.api): \(stayed.joined(separator: ", ")) stayed behind — "
+                    + "`api share \(other.origin)` shares them")
+        }
+    }
+
+    /// `Swagger Petstore 1.0.0 (OpenAPI 3.0.0, petstore.yaml): 3 operations on 2 paths`; a
+    /// description split over files says how many more it read.
+    private func spec(_ summary: SpecSummary) -> String {
+        let others = summary.documents
+        let files =
+            others == 0 ? summary.source : "\(summary.source) and \(others) document\(others == 1 ? "" : "s") it names"
+        return "\(summary.title) \(summary.version) (OpenAPI \(summary.openAPIVersion), \(files)): "
+            + "\(summary.operations) operation\(summary.operations == 1 ? "" : "s") on \(summary.paths) path\(summary.paths == 1 ? "" : "s")"
     }
 
     private func diff(_ diff: ResponseDiff) -> String {

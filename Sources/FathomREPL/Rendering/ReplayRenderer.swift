@@ -30,7 +30,23 @@ struct ReplayRenderer: Sendable {
         format == .text ? palette.bold(path) + "\n" : nil
     }
 
-    func request(_ request: RequestReport, file: String) -> String {
+    /// A failure as plain, masked text (one or more lines): the report's lines and JUnit read it.
+    static func text(of failure: ReplayFailure, redactor: Redactor) -> String {
+        switch failure {
+        case .output(let output):
+            var text = OutputRenderer(palette: Palette(enabled: false), redactor: redactor).render(output).text
+            if text.hasSuffix("\n") { text.removeLast() }
+            return text
+        case .recording(let differences):
+            return "differs from its recording:\n" + differences.map { "    " + $0 }.joined(separator: "\n")
+        case .nestedReplay(let location):
+            return "\(location): a replay inside a replayed file is not run — name the files on the command line"
+        case .failed(let location):
+            return "\(location): failed"
+        }
+    }
+
+    func request(_ request: RequestReport, file: String, redactor: Redactor) -> String {
         switch format {
         case .text:
             var line = request.passed ? palette.green("✓") : palette.red("✗")
@@ -51,7 +67,8 @@ struct ReplayRenderer: Sendable {
             line += palette.dim("  \(file):\(request.line)")
             var text = line + "\n"
             for failure in request.failures {
-                text += "    " + palette.red(failure.replacingOccurrences(of: "\n", with: "\n    ")) + "\n"
+                let lines = Self.text(of: failure, redactor: redactor)
+                text += "    " + palette.red(lines.replacingOccurrences(of: "\n", with: "\n    ")) + "\n"
             }
             return text
         case .json:
@@ -68,7 +85,10 @@ struct ReplayRenderer: Sendable {
             if let schema = request.schema {
                 members.append(.init(key: "schema", value: JSONOutputRenderer.schema(schema)))
             }
-            members.append(.init(key: "failures", value: .array(request.failures.map(JSON.string))))
+            members.append(
+                .init(
+                    key: "failures",
+                    value: .array(request.failures.map { .string(Self.text(of: $0, redactor: redactor)) })))
             return JSONOutputRenderer.line(.object(members))
         }
     }

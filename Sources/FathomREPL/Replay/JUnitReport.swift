@@ -24,11 +24,12 @@ enum JUnitReport {
                     xml += "/>\n"
                     continue
                 }
-                let message = request.failures.first?.split(separator: "\n").first.map(String.init) ?? "failed"
+                let texts = request.failures.map { ReplayRenderer.text(of: $0, redactor: report.redactor) }
+                let message = texts.first?.split(separator: "\n").first.map(String.init) ?? "failed"
                 xml += ">\n"
                 xml +=
                     "      <failure message=\"\(escape(message))\" type=\"\(request.failedExpectations > 0 ? "expectation" : "failure")\">"
-                xml += escape(request.failures.joined(separator: "\n"))
+                xml += escape(texts.joined(separator: "\n"))
                 xml += "</failure>\n    </testcase>\n"
             }
             xml += "  </testsuite>\n"

@@ -17,8 +17,7 @@ struct RequestReport: Sendable {
     var expectations = 0
     var failedExpectations = 0
     var compared = false
-    /// Messages, each one or more lines, masked and uncolored.
-    var failures: [String] = []
+    var failures: [ReplayFailure] = []
 
     var passed: Bool { failures.isEmpty }
 }
@@ -26,6 +25,8 @@ struct RequestReport: Sendable {
 /// One file's requests.
 struct FileReport: Sendable {
     var path: String
+    /// Knows the file's secrets: its failures are masked with it when they are rendered.
+    var redactor: Redactor
     var requests: [RequestReport] = []
     var passed: Bool { requests.allSatisfy(\.passed) }
 }
@@ -43,4 +44,16 @@ struct ReplaySummary: Sendable {
     var failedExpectations: Int { requests.reduce(0) { $0 + $1.failedExpectations } }
     var compared: Int { requests.filter(\.compared).count }
     var passed: Bool { files.allSatisfy(\.passed) }
+}
+
+/// Why a request of a replayed file failed, as a value: the report renders it.
+enum ReplayFailure: Sendable {
+    /// A line that failed, or an expectation that does not hold: the output it gave.
+    case output(Output)
+    /// The response differs from its recording: the differences, one per line.
+    case recording([String])
+    /// `replay` inside a replayed file, at `FILE:LINE`.
+    case nestedReplay(location: String)
+    /// A line that failed without saying why, at `FILE:LINE`.
+    case failed(location: String)
 }

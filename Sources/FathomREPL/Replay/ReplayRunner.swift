@@ -112,7 +112,7 @@ public struct ReplayRunner: Sendable {
                     secrets: fileSecrets[plan.file.path] ?? [],
                     stop: &stop))
             // What each session called, added up (a file may load its own description).
-            if let state = await executor.session.spec {
+            for state in await executor.session.specs {
                 if coverage == nil { coverage = LoadedSpec(description: state.description, source: state.source) }
                 if coverage?.description.title == state.description.title {
                     for (operation, statuses) in state.coverage {
@@ -160,7 +160,11 @@ public struct ReplayRunner: Sendable {
         if let environment = options.environment {
             let result = await probe.run(EnvCommand(use: environment), text: "env use \(environment)", location: nil)
             if result.outcome == .failed {
-                problems.append("--env \(environment): " + failureLines(result.outputs).joined(separator: " "))
+                let reasons = result.outputs.compactMap { output -> String? in
+                    guard case .failure(let failure) = output else { return nil }
+                    return ErrorRenderer().message(failure.reason)
+                }
+                problems.append("--env \(environment): " + reasons.joined(separator: " "))
             }
         }
         for file in files {
@@ -190,13 +194,13 @@ public struct ReplayRunner: Sendable {
         for (name, value) in secrets { await executor.define(name, value) }
         let printer = OutputPrinter(
             console: output, format: .json, palette: Palette(enabled: false), redactor: executor.redactor)
-        var report = FileReport(path: file.path)
+        var report = FileReport(path: file.path, redactor: executor.redactor)
         if !options.quiet, let started = renderer.fileStarted(file.path) { output.write(started) }
 
         var current = RequestReport(name: "setup", line: file.entries.first?.line ?? 1, isSetup: true)
         if let environment = options.environment {
             let result = await executor.run(EnvCommand(use: environment), text: "env use \(environment)", location: nil)
-            if result.outcome == .failed { current.failures += failureLines(result.outputs) }
+            if result.outcome == .failed { current.failures += failures(result.outputs) }
         }
         var requestCount = 0
 
@@ -208,10 +212,7 @@ public struct ReplayRunner: Sendable {
                 let differences = RecordingComparison.differences(
                     response.response, recorded: recorded, volatile: await executor.volatileFields + options.volatile,
                     redactor: executor.redactor)
-                if !differences.isEmpty {
-                    block.failures.append(
-                        "differs from its recording:\n" + differences.map { "    " + $0 }.joined(separator: "\n"))
-                }
+                if !differences.isEmpty { block.failures.append(.recording(differences)) }
                 block.compared = true
             }
             // The report outlives the response: a replay of many large responses keeps none of them.
@@ -219,7 +220,9 @@ public struct ReplayRunner: Sendable {
             // Setup without failures is not worth a line or a test case.
             if block.isSetup, block.passed { return true }
             report.requests.append(block)
-            if !options.quiet || !block.passed { output.write(renderer.request(block, file: file.path)) }
+            if !options.quiet || !block.passed {
+                output.write(renderer.request(block, file: file.path, redactor: executor.redactor))
+            }
             return block.passed
         }
 
@@ -244,13 +247,14 @@ public struct ReplayRunner: Sendable {
                 current.expectations += 1
                 if !expectation.result.passed { current.failedExpectations += 1 }
             }
-            var failures = result.outcome == .failed ? failureLines(result.outputs, redactor: executor.redactor) : []
-            if result.outcome == .failed, failures.isEmpty { failures = ["\(path):\(entry.line): failed"] }
+            let failed = result.outcome == .failed || result.outcome == .checkFailed
+            var failures = failed ? self.failures(result.outputs) : []
+            if failed, failures.isEmpty { failures = [.failed(location: "\(path):\(entry.line)")] }
             switch result.followUp {
             case .load(let loaded)?:
                 // A file this one loads runs here, line by line, in the same session and report.
                 guard depth < LoadCommand.depthLimit else {
-                    failures += failureLines([LoadCommand.tooDeep])
+                    failures += self.failures([LoadCommand.tooDeep])
                     break
                 }
                 for nested in loaded.entries {
@@ -260,11 +264,9 @@ public struct ReplayRunner: Sendable {
                     if next == .exit { break }
                 }
             case .replay?:
-                failures.append(
-                    "\(path):\(entry.line): a replay inside a replayed file is not run — name the files on the command line"
-                )
+                failures.append(.nestedReplay(location: "\(path):\(entry.line)"))
             case .paste?:
-                failures += failureLines([ImportCommand.noPasteHere])
+                failures += self.failures([ImportCommand.noPasteHere])
             case nil:
                 break
             }
@@ -299,18 +301,14 @@ public struct ReplayRunner: Sendable {
         case stop
     }
 
-    /// The failures among `outputs` (failed expectations too) as plain, masked lines.
-    private func failureLines(_ outputs: [Output], redactor: Redactor = Redactor()) -> [String] {
-        let renderer = OutputRenderer(palette: Palette(enabled: false), redactor: redactor)
-        return outputs.compactMap { output in
+    /// The failures among `outputs`: failed lines and expectations that do not hold.
+    private func failures(_ outputs: [Output]) -> [ReplayFailure] {
+        outputs.compactMap { output in
             switch output {
-            case .failure: break
-            case .expectation(let expectation) where !expectation.result.passed: break
+            case .failure: return .output(output)
+            case .expectation(let expectation) where !expectation.result.passed: return .output(output)
             default: return nil
             }
-            var text = renderer.render(output).text
-            if text.hasSuffix("\n") { text.removeLast() }
-            return text
         }
     }
 }

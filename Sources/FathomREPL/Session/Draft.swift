@@ -18,6 +18,12 @@ struct Draft: Equatable, Sendable {
     var query: [QueryPair] = []
     var headers: [Header] = []
     var body: BodySpec = .none
+    /// Credentials for this request alone (`auth draft …`), in place of its API's; `.none`
+    /// sends it without any. `nil` uses the API's.
+    var auth: AuthSpec?
+    /// The body was made from the description (`body example`), not typed: its values are
+    /// placeholders, never secrets.
+    var bodyIsExample = false
 
     init() {}
 
@@ -82,5 +88,6 @@ struct Draft: Equatable, Sendable {
         }
         guard !fields.isEmpty else { return }
         body = fields.contains { $0.kind == .file } ? .multipart(fields) : .json(fields)
+        bodyIsExample = false
     }
 }

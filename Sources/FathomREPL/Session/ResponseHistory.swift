@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Numbers never repeat: when the bound drops the oldest responses, their numbers are gone and
 /// asking for one says so.
-struct ResponseHistory: Sendable {
+struct ResponseHistory: Equatable, Sendable {
     struct Entry: Sendable {
         let number: Int
         let response: NetworkResponse<Data>
@@ -35,6 +35,11 @@ struct ResponseHistory: Sendable {
     }
 
     var last: Entry? { entries.last }
+
+    /// Histories are the same when they hold the same numbers (a number is never given twice).
+    static func == (a: ResponseHistory, b: ResponseHistory) -> Bool {
+        a.lastNumber == b.lastNumber && a.entries.map(\.number) == b.entries.map(\.number)
+    }
 
     /// The response numbered `number`, or the last when `nil`.
     func entry(_ number: Int?) throws(CommandError) -> Entry {

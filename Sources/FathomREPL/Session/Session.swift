@@ -1,15 +1,18 @@
 import FathomHTTP
 import Foundation
 
-/// Everything a session holds: the draft, what every request gets, variables, environments,
-/// client settings and the responses so far. The executor reads and changes it; nothing else does.
-struct Session: Sendable {
-    /// The base URL template relative paths resolve against.
-    var base: String?
+/// Everything a session holds: the draft, the APIs it talks to (each with what its requests
+/// get), variables, environments, client settings and the responses so far. The executor reads
+/// and changes it; nothing else does.
+///
+/// A value: the executor keeps a copy before each line and puts it back when the line fails, so
+/// a failed line changes nothing (``Executor/run(_:text:location:)``).
+struct Session: Equatable, Sendable {
     var draft = Draft()
-    var defaultHeaders: [Draft.Header] = []
-    var defaultQuery: [Draft.QueryPair] = []
-    var auth: AuthSpec = .none
+    /// The APIs, in the order the session met them (see ``API``).
+    var apis: [API] = []
+    /// The index in ``apis`` of the API `base` names: relative paths resolve against its base.
+    var current: Int?
     var variables: Variables
     var environments: [Environment] = []
     var environmentFile: String?
@@ -27,13 +30,26 @@ struct Session: Sendable {
     /// Whether the last line that meant to send a request got a response: `expect` and `let`
     /// refuse to read an older response as if it were that request's.
     var lastRequestAnswered = true
-    /// The API description requests and responses are checked against (`spec`).
-    var spec: LoadedSpec?
-    /// How requests are checked before they go (`validate`).
-    var validation = ValidationMode.warn
+    /// A description given from outside the session's lines (`fathom replay --spec`): it belongs
+    /// to the first API a `base` line names.
+    var givenSpec: LoadedSpec?
+    /// Origins no API claims that the session has sent to and said so about, once each.
+    var originsNoticed: Set<String> = []
 
     init(variables: Variables = Variables()) {
         self.variables = variables
+    }
+
+    /// The base URL template of the current API.
+    var base: String? { current.map { apis[$0].base } }
+
+    /// The current API, read and written in place.
+    var currentAPI: API? {
+        get { current.map { apis[$0] } }
+        set {
+            guard let current, let newValue else { return }
+            apis[current] = newValue
+        }
     }
 
     /// The base URL's path (`/v1`), expanded, which request paths carry before an API
@@ -43,4 +59,7 @@ struct Session: Sendable {
         let (prefix, path) = Draft.splitTarget(base)
         return prefix.isEmpty ? nil : path
     }
+
+    /// The loaded descriptions, one per API that has one.
+    var specs: [LoadedSpec] { apis.compactMap(\.spec) }
 }

@@ -5,9 +5,10 @@ import Foundation
 ///
 /// Only lines that change what a replay does are kept: settings, draft edits, requests and the
 /// `expect`/`let` lines after them. Listings, `show`, `inspect`, `diff` and failed lines are not.
-/// Lines are kept as written (with `{{templates}}`); a secret typed into one is replaced by a
-/// reference when the file is written (``SessionWriter``), never stored on disk.
-struct SessionLog: Sendable {
+/// Lines are kept as command values (with `{{templates}}` as written), each as it says it is to
+/// be saved (``Command/logged(in:)``); a secret typed into one is replaced by a reference when the
+/// file is written (``SessionWriter``), never stored on disk.
+struct SessionLog: Equatable, Sendable {
     enum Kind: Sendable, Equatable {
         /// Base, defaults, auth, variables, secrets, environments, client settings, volatile marks.
         case setting
@@ -19,23 +20,32 @@ struct SessionLog: Sendable {
         case followUp
     }
 
-    struct Line: Sendable {
-        var text: String
+    struct Line: Equatable, Sendable {
+        var command: any Command
         var kind: Kind
         /// For a request: its response, when it was sent while `record on`.
         var recorded: RecordedResponse?
         /// For a request: what it was, for the comment above it in a saved file.
         var summary: String?
+
+        /// The command's line, as the language writes it.
+        var text: String { command.line }
+
+        static func == (a: Line, b: Line) -> Bool {
+            a.command.isEqual(to: b.command) && a.kind == b.kind && a.recorded == b.recorded && a.summary == b.summary
+        }
     }
 
     private(set) var lines: [Line] = []
 
     init() {}
 
-    mutating func append(_ text: String, kind: Kind, summary: String? = nil, recorded: RecordedResponse? = nil) {
+    mutating func append(
+        _ command: any Command, kind: Kind, summary: String? = nil, recorded: RecordedResponse? = nil
+    ) {
         // The same setting twice in a row changes nothing the second time.
-        if kind == .setting, let last = lines.last, last.kind == .setting, last.text == text { return }
-        lines.append(Line(text: text, kind: kind, recorded: recorded, summary: summary))
+        if kind == .setting, let last = lines.last, last.kind == .setting, last.command.isEqual(to: command) { return }
+        lines.append(Line(command: command, kind: kind, recorded: recorded, summary: summary))
     }
 }
 

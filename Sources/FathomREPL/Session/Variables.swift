@@ -2,10 +2,10 @@ import FathomHTTP
 import Foundation
 
 /// Named values that `{{name}}` expands to; some of them secret.
-struct Variables: Sendable {
+struct Variables: Equatable, Sendable {
     /// Names in the order they were first set.
     private(set) var names: [String] = []
-    private var values: [String: String] = [:]
+    private(set) var values: [String: String] = [:]
     /// Names whose values are masked everywhere and never written to disk.
     private(set) var secrets: Set<String> = []
     /// Where `{{$env.NAME}}` looks: the process environment, then a `.env` file.

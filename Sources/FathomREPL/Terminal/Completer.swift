@@ -55,64 +55,61 @@ struct Completer: Sendable {
             return Completion(word: current, candidates: Self.matching(CommandRegistry.names, current, suffix: " "))
         }
         guard let spec = CommandRegistry.spec(named: command) else { return Completion(word: current, candidates: []) }
-        let position = previous.count  // the index of the word being completed
+        return Completion(
+            word: current, candidates: candidates(spec.completion, arguments: Array(previous.dropFirst()), current))
+    }
 
-        switch spec.completion {
+    /// What `completion` offers for the word after `arguments` (the words already typed after the
+    /// command's name).
+    private func candidates(_ completion: CommandSpec.Completion, arguments: [String], _ current: String) -> [String] {
+        let position = arguments.count
+        switch completion {
         case .none:
-            return Completion(word: current, candidates: [])
-        case .commands:
-            return Completion(word: current, candidates: Self.matching(CommandRegistry.names, current, suffix: ""))
-        case .variables:
-            return Completion(word: current, candidates: Self.matching(values.variableNames, current, suffix: " "))
-        case .files:
-            return Completion(word: current, candidates: listFiles(current))
-        case .wordThenFile(let words):
-            if position == 1 {
-                return Completion(word: current, candidates: Self.matching(words, current, suffix: " "))
-            }
-            return Completion(word: current, candidates: listFiles(current))
+            return []
         case .words(let words):
-            if spec.name == "default", position >= 2, previous[1].lowercased() == "header" {
-                return headerCompletion(previous.dropFirst(2), current)
-            }
-            if spec.name == "env", position == 2, previous[1] == "use" {
-                return Completion(
-                    word: current, candidates: Self.matching(values.environmentNames, current, suffix: ""))
-            }
-            return Completion(
-                word: current, candidates: position == 1 ? Self.matching(words, current, suffix: " ") : [])
+            return position == 0 ? Self.matching(words, current, suffix: " ") : []
         case .headers:
-            return headerCompletion(previous.dropFirst(), current)
+            return headerCompletion(arguments[...], current).candidates
         case .paths:
-            if position == 1 {
-                return Completion(
-                    word: current, candidates: Self.matching(values.paths + specPaths(), current, suffix: ""))
-            }
-            var candidates: [String] = []
-            if OneLinerCommand.methods.contains(command), let api = values.spec,
-                let operation = api.operation(
-                    method: command,
-                    path: api.relativePath(Draft.splitTarget(previous[1]).path, basePath: values.basePath))
-            {
-                candidates = itemCandidates(operation, in: api, current, routesFields: false)
-            }
-            return Completion(
-                word: current,
-                candidates: candidates + Self.matching(Self.commonHeaders + values.headerNames, current, suffix: ":"))
+            return position == 0 ? Self.matching(values.paths + specPaths(), current, suffix: "") : []
+        case .variables:
+            return Self.matching(values.variableNames, current, suffix: " ")
+        case .files:
+            return listFiles(current)
+        case .commands:
+            return Self.matching(CommandRegistry.names, current, suffix: "")
+        case .environments:
+            return position == 0 ? Self.matching(values.environmentNames, current, suffix: "") : []
         case .wordsOrFiles(let words):
-            guard position == 1 else { return Completion(word: current, candidates: []) }
-            return Completion(
-                word: current, candidates: Self.matching(words, current, suffix: " ") + listFiles(current))
-        case .operations:
-            guard let api = values.spec else { return Completion(word: current, candidates: []) }
-            if position == 1 {
-                return Completion(word: current, candidates: Self.matching(api.operationIDs, current, suffix: " "))
+            return position == 0 ? Self.matching(words, current, suffix: " ") + listFiles(current) : []
+        case .subcommands(let subcommands):
+            guard let first = arguments.first else {
+                return Self.matching(subcommands.map(\.word), current, suffix: " ")
             }
-            guard command == "op", let operation = api.operation(id: previous[1]) else {
-                return Completion(word: current, candidates: [])
+            guard let chosen = subcommands.first(where: { $0.word == first.lowercased() }) else { return [] }
+            return candidates(chosen.then, arguments: Array(arguments.dropFirst()), current)
+        case .sequence(let steps):
+            guard let last = steps.last else { return [] }
+            return candidates(position < steps.count ? steps[position] : last, arguments: [], current)
+        case .request(let method):
+            if position == 0 { return Self.matching(values.paths + specPaths(), current, suffix: "") }
+            var items: [String] = []
+            if let api = values.spec,
+                let operation = api.operation(
+                    method: method,
+                    path: api.relativePath(Draft.splitTarget(arguments[0]).path, basePath: values.basePath))
+            {
+                items = itemCandidates(operation, in: api, current, routesFields: false)
             }
-            return Completion(
-                word: current, candidates: itemCandidates(operation, in: api, current, routesFields: true))
+            return items + Self.matching(Self.commonHeaders + values.headerNames, current, suffix: ":")
+        case .operationIDs:
+            guard let api = values.spec, position == 0 else { return [] }
+            return Self.matching(api.operationIDs, current, suffix: " ")
+        case .operation:
+            guard let api = values.spec else { return [] }
+            guard let id = arguments.first else { return Self.matching(api.operationIDs, current, suffix: " ") }
+            guard let operation = api.operation(id: id) else { return [] }
+            return itemCandidates(operation, in: api, current, routesFields: true)
         }
     }
 
@@ -222,7 +219,7 @@ extension Executor {
     /// reads, brought up to date first). For benchmarks and tools; the prompt calls the completer
     /// directly.
     @_spi(Fathom) public func completions(for line: String) -> [String] {
-        snapshot.update(from: session, redactor: redactor)
+        refreshSnapshot()
         return Completer(values: snapshot.current, listFiles: { _ in [] }).complete(line).candidates
     }
 

@@ -53,19 +53,44 @@ public final class REPL: Sendable {
         self.interactive = interactive
     }
 
-    /// Runs lines before the loop starts (`--demo`'s base, `fathom URL`, `--env`), printing what
-    /// they return — only failures for the `quiet` ones (the demo's description, which its tour
-    /// announces); `false` when one failed.
-    public func start(with lines: [String], quiet: Set<String> = []) async -> Bool {
+    /// What a session starts with, from the command line: each becomes the command that does it.
+    public enum StartupStep: Sendable {
+        /// The demo API at `url`: `{{demo}}` is its URL, the base, and its own description loaded
+        /// quietly (the tour says so) unless `describes` is false (another `--spec` is given).
+        case demo(url: String, describes: Bool)
+        /// `fathom URL`: the base URL.
+        case base(String)
+        /// `--env NAME`.
+        case environment(String)
+        /// `--spec FILE|URL`.
+        case spec(String)
+    }
+
+    /// Runs the start-up steps before the loop starts, printing what they return — only
+    /// failures for the quiet ones; `false` when one failed.
+    public func start(with steps: [StartupStep]) async -> Bool {
         var succeeded = true
-        for line in lines {
-            if quiet.contains(line) {
-                let result = await executor.run(line)
-                printer.print(result.outputs.filter { if case .failure = $0 { true } else { false } }, pager: .off)
+        for step in steps {
+            var commands: [(command: any Command, quiet: Bool)] = []
+            switch step {
+            case .demo(let url, let describes):
+                // A variable, so that a saved demo session replays against any demo's port.
+                await executor.define("demo", url)
+                commands.append((BaseCommand(url: "{{demo}}"), false))
+                if describes {
+                    commands.append((SpecCommand(action: .load("{{demo}}/openapi.json", lenient: false)), true))
+                }
+            case .base(let url): commands.append((BaseCommand(url: url), false))
+            case .environment(let name): commands.append((EnvCommand(use: name), false))
+            case .spec(let source): commands.append((SpecCommand(action: .load(source, lenient: false)), false))
+            }
+            for (command, quiet) in commands {
+                let result = await executor.run(command, text: command.line, location: nil)
+                let shown =
+                    quiet ? result.outputs.filter { if case .failure = $0 { true } else { false } } : result.outputs
+                printer.print(shown, pager: .off)
                 if interactive { await executor.updateSnapshot(after: result) }
                 if result.outcome == .failed { succeeded = false }
-            } else if await run(line, remembered: false) == .failed {
-                succeeded = false
             }
         }
         return succeeded
@@ -81,7 +106,9 @@ public final class REPL: Sendable {
             let prompt = assembler.isContinuing ? palette.dim("… ") : prompt()
             guard let input = await reader.readLine(prompt: prompt) else {
                 // End of input: a half-read entry still runs, and fails clearly if it is incomplete.
-                if let entry = assembler.flush(), await run(entry, interrupts) == .failed { failures += 1 }
+                if let entry = assembler.flush(), [.failed, .checkFailed].contains(await run(entry, interrupts)) {
+                    failures += 1
+                }
                 break
             }
             guard case .line(let line) = input else {
@@ -91,7 +118,7 @@ public final class REPL: Sendable {
             guard let entry = assembler.add(line) else { continue }
             let outcome = await run(entry, interrupts)
             if outcome == .exit { break }
-            if outcome == .failed { failures += 1 }
+            if outcome == .failed || outcome == .checkFailed { failures += 1 }
         }
         return failures == 0 || interactive ? 0 : 1
     }
@@ -126,7 +153,7 @@ public final class REPL: Sendable {
         while true {
             guard let input = await reader.readLine(prompt: palette.dim("paste> ")) else { break }
             guard case .line(let line) = input else {
-                printer.print([.notice(.aside("import cancelled: nothing was imported"))], pager: .off)
+                printer.print([.event(.importCancelled)], pager: .off)
                 return .failed
             }
             if collector.add(line) { break }
@@ -173,7 +200,7 @@ public final class REPL: Sendable {
                         nested, executor: executor, printer: printer, colors: colors, depth: depth + 1)
                 }
                 if outcome == .exit { break }
-                if outcome == .failed { failures += 1 }
+                if outcome == .failed || outcome == .checkFailed { failures += 1 }
             }
             let (outcome, summary) = LoadCommand.summary(of: file, failures: failures)
             printer.print(summary)
@@ -184,9 +211,9 @@ public final class REPL: Sendable {
         }
     }
 
-    /// `GET 127.0.0.1:8080/users> `
+    /// `GET 127.0.0.1:8080/users> `, with what the draft carries besides: `[2 headers, body]`.
     func prompt() -> String {
         let values = executor.snapshot.current
-        return palette.bold(values.method) + " " + palette.cyan(values.location) + "> "
+        return PromptRenderer(palette: palette).prompt(values)
     }
 }

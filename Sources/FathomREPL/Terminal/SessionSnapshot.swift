@@ -10,6 +10,9 @@ final class SessionSnapshot: Sendable {
         var method = "GET"
         /// `host:port/path` of the draft, as the prompt shows it.
         var location = ""
+        /// What the draft carries beyond its method and path, for the badge the prompt shows: a
+        /// draft that persists is never invisible.
+        var carries = Carries()
         var variableNames: [String] = []
         /// Paths seen in requests and responses, most recent last.
         var paths: [String] = []
@@ -21,6 +24,15 @@ final class SessionSnapshot: Sendable {
         var basePath: String?
     }
 
+    /// What the draft holds besides its method and path.
+    struct Carries: Equatable, Sendable {
+        var headers = 0
+        var query = 0
+        var body = false
+        /// The draft's own credentials: `true` some, `false` none at all (`auth draft none`).
+        var auth: Bool?
+    }
+
     static let pathLimit = 500
     private let values = Mutex(Values())
 
@@ -28,7 +40,7 @@ final class SessionSnapshot: Sendable {
 
     var current: Values { values.withLock { $0 } }
 
-    func update(from session: Session, redactor: Redactor) {
+    func update(from session: Session, spec: APIDescription?, redactor: Redactor) {
         let draft = session.draft
         // Expanded (`base {{demo}}` shows the demo's address), masked below like the rest.
         let base = session.base.map { Draft.splitTarget((try? session.variables.expand($0)) ?? $0) }
@@ -46,9 +58,13 @@ final class SessionSnapshot: Sendable {
             values.method = draft.method.rawValue
             values.location = redactor.redact(location)
             values.variableNames = session.variables.names
-            values.headerNames = Array(Set(draft.headers.map(\.name) + session.defaultHeaders.map(\.name))).sorted()
+            let defaults = session.currentAPI?.defaultHeaders ?? []
+            values.headerNames = Array(Set(draft.headers.map(\.name) + defaults.map(\.name))).sorted()
             values.environmentNames = session.environments.map(\.name)
-            values.spec = session.spec?.description
+            values.spec = spec
+            values.carries = Carries(
+                headers: draft.headers.count, query: draft.query.count, body: draft.body != .none,
+                auth: draft.auth.map { $0 != .none })
             values.basePath = session.basePath
         }
     }

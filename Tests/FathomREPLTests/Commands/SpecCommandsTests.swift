@@ -119,7 +119,7 @@ import Testing
         #expect(text.contains(#"  ✗ $.role: expected one of "admin", "member", got "queen""#))
         #expect(text.contains("  ✗ $.extra: unexpected property: the schema allows no other properties"))
         let expectation = await executor.run("expect schema")
-        #expect(expectation.outcome == .failed)
+        #expect(expectation.outcome == .checkFailed)
         guard case .expectation(let output)? = expectation.outputs.first else {
             Issue.record("expected an expectation")
             return

@@ -152,7 +152,7 @@ import Testing
         let executor = await session(origin)
         for line in [
             "secret token = tok-5e3c9a1f77", "auth apikey header X-API-Key key-8d2b6c4e11",
-            "header X-Token: {{token}}", "header X-Trace: visible", "get /away",
+            "header X-Token: {{token}}", "header X-Trace: visible", "path /away", "send",
         ] {
             #expect(await executor.run(line).outcome == .succeeded, "\(line)")
         }

@@ -170,7 +170,8 @@ extension Executor {
     /// `export curl` of the last response's request, run by bash: does the same request arrive?
     static func roundTrips(_ executor: Executor, server: FaultServer) async throws -> Bool {
         let number = server.requests.count
-        guard case .value(_, let command)? = await executor.run("export curl").outputs.first else { return false }
+        guard case .export(let export)? = await executor.run("export curl").outputs.first else { return false }
+        let command = export.text
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = ["-c", "curl -s -o /dev/null" + command.dropFirst(4)]

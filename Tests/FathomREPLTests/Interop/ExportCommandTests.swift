@@ -34,10 +34,11 @@ import Testing
             #expect(result.outcome == .succeeded, "\(line): \(result.outputs)")
         }
         let exported = await executor.run("export curl #1")
-        guard case .value(_, let command)? = exported.outputs.first else {
+        guard case .export(let export)? = exported.outputs.first else {
             Issue.record("no command: \(exported.outputs)")
             return
         }
+        let command = export.text
         #expect(!command.contains(secret))
         #expect(command.contains("${FATHOM_SECRET_TOKEN}") || !lines.joined().contains("{{token}}"))
 

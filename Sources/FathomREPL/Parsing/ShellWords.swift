@@ -144,7 +144,7 @@ enum ShellWords {
     }
 
     /// A `$'…'` escape after its backslash: the text and how many characters it took.
-    private static func ansiEscape(_ source: [Character], at index: Int) -> (String, Int) {
+    static func ansiEscape(_ source: [Character], at index: Int) -> (String, Int) {
         let character = source[index]
         switch character {
         case "n": return ("\n", 1)

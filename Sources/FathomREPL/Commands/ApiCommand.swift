@@ -1,0 +1,77 @@
+import FathomHTTP
+
+/// `api [share URL | unshare URL]`: the APIs the session talks to, and sharing one's state with
+/// another origin on purpose (see ``API``).
+struct ApiCommand: SingleCommand {
+    static let spec = CommandSpec(
+        name: "api", synopsis: "api [share URL | unshare URL]",
+        summary: "list the APIs (one per origin) and what each applies; share the base's API with another origin",
+        details: """
+            Default headers, `auth`, a description and `validate` belong to the API the base named when \
+            they were set, and go only to its origin. `api share URL` gives requests to URL's origin the \
+            base's API's state too (a gateway, a second host of the same API); `api unshare URL` stops it. \
+            `base URL` switches APIs, `show session` lists what each holds.
+            """,
+        completion: .subcommands([.init("share", then: .paths), .init("unshare", then: .paths)]), group: .session)
+
+    enum Action: Equatable, Sendable {
+        case list
+        case share(String)
+        case unshare(String)
+    }
+
+    var action: Action
+
+    static func parse(_ arguments: inout Arguments) throws(CommandError) -> Self {
+        guard let word = try arguments.optionalWord() else { return ApiCommand(action: .list) }
+        switch word.quoted ? "" : word.text.lowercased() {
+        case "share": return ApiCommand(action: .share(try arguments.single("a URL to share with").text))
+        case "unshare": return ApiCommand(action: .unshare(try arguments.single("a URL").text))
+        default: throw arguments.badChoice(word, ["share", "unshare"])
+        }
+    }
+
+    var logKind: SessionLog.Kind? { action == .list ? nil : .setting }
+
+    var line: String {
+        switch action {
+        case .list: "api"
+        case .share(let url): "api share " + Quoting.word(url)
+        case .unshare(let url): "api unshare " + Quoting.word(url)
+        }
+    }
+
+    func run(in executor: isolated Executor) async throws -> CommandResult {
+        switch action {
+        case .list:
+            let session = executor.session
+            let items = session.apis.enumerated().map { index, api in
+                Listing.Item(
+                    name: api.base, value: executor.origin(of: api.base),
+                    detail: api.auth.kindName, marked: index == session.current)
+            }
+            return .shows(.listing(Listing(kind: .apis, items: items)))
+        case .share(let url):
+            let index = try executor.currentAPIIndex(for: "api share")
+            guard let origin = executor.origin(of: url) else {
+                _ = try RequestURL(parsing: try executor.session.variables.expand(url))
+                throw CommandError("'\(url)' is not an http(s) URL", hint: "api share https://host:port")
+            }
+            if let other = executor.apiIndex(forOrigin: origin), other == index {
+                throw CommandError("\(origin) is the base's API already", hint: "`api` lists the APIs")
+            }
+            if !executor.session.apis[index].shared.contains(where: { executor.origin(of: $0) == origin }) {
+                executor.session.apis[index].shared.append(url)
+            }
+        case .unshare(let url):
+            let index = try executor.currentAPIIndex(for: "api unshare")
+            let origin = executor.origin(of: url)
+            let before = executor.session.apis[index].shared.count
+            executor.session.apis[index].shared.removeAll { executor.origin(of: $0) == origin || $0 == url }
+            guard executor.session.apis[index].shared.count < before else {
+                throw CommandError("the base's API is not shared with '\(url)'", hint: "`show session` lists what is")
+            }
+        }
+        return .done
+    }
+}

@@ -1,0 +1,106 @@
+import FathomHTTP
+import Foundation
+
+/// Which API a request belongs to, and the state that belongs to the API (see ``API``).
+extension Executor {
+    /// The origin (RFC 6454) of a URL as written, variables expanded; `nil` when it does not
+    /// expand or is not an http(s) URL.
+    func origin(of template: String) -> String? {
+        guard let expanded = try? session.variables.expand(template), expanded.contains("://"),
+            let url = try? RequestURL(parsing: expanded)
+        else { return nil }
+        return url.origin
+    }
+
+    /// The API whose state a request to `origin` gets: the one on that origin (the current one
+    /// first), else one that shares its state with that origin on purpose.
+    func apiIndex(forOrigin origin: String) -> Int? {
+        let apis = session.apis
+        if let current = session.current, self.origin(of: apis[current].base) == origin { return current }
+        if let index = apis.indices.first(where: { self.origin(of: apis[$0].base) == origin }) { return index }
+        return apis.indices.first { index in apis[index].shared.contains { self.origin(of: $0) == origin } }
+    }
+
+    /// The origin a draft's request goes to: its URL's, or the base's for a path.
+    func requestOrigin(_ draft: Draft) -> String? {
+        let target = (try? session.variables.expand(draft.target)) ?? draft.target
+        if target.contains("://") { return (try? RequestURL(parsing: target))?.origin }
+        return session.base.flatMap { origin(of: $0) }
+    }
+
+    /// The current API, for a command that sets what belongs to one (`auth`, `default`, `validate`).
+    ///
+    /// - Throws: ``CommandError`` when there is no base URL, so no API to set it for.
+    func currentAPIIndex(for command: String) throws(CommandError) -> Int {
+        if let current = session.current { return current }
+        let draftOrigin = requestOrigin(session.draft)
+        throw CommandError(
+            "\(command) belongs to an API, and no base URL names one",
+            hint: "set the API's base first: `base \(draftOrigin ?? "https://api.example.com")`")
+    }
+
+    /// Makes `template` the base URL: the API on its origin becomes current, its base now this
+    /// URL (a path on the same origin changes only the path); on a new origin a new API is made,
+    /// and the one before keeps its state for when the base comes back to it.
+    func useBase(_ template: String) throws {
+        let expanded = try session.variables.expand(template)
+        let url = try RequestURL(parsing: expanded)
+        if let index = session.apis.indices.first(where: { origin(of: session.apis[$0].base) == url.origin }) {
+            session.apis[index].base = template
+            session.current = index
+            return
+        }
+        var api = API(base: template)
+        if session.apis.isEmpty, let given = session.givenSpec {
+            // A description given from outside belongs to the first API the session names.
+            api.spec = given
+            session.givenSpec = nil
+        }
+        session.apis.append(api)
+        session.current = session.apis.count - 1
+    }
+
+    /// Moves the current API to `template` (an environment's base): the API keeps its state,
+    /// so dev and staging are one API. With no current API, `template` names a new one; when
+    /// another API is already on that origin, that one becomes current.
+    func moveCurrentAPI(to template: String) throws {
+        let expanded = try session.variables.expand(template)
+        let url = try RequestURL(parsing: expanded)
+        guard let current = session.current else { return try useBase(template) }
+        if let other = session.apis.indices.first(where: {
+            $0 != current && origin(of: session.apis[$0].base) == url.origin
+        }) {
+            session.apis[other].base = template
+            session.current = other
+            return
+        }
+        session.apis[current].base = template
+    }
+
+    /// Says once per origin that a request went where no API's state applies, when an API has
+    /// state that stayed behind (its auth, defaults, description).
+    func noticeOtherOrigin(_ origin: String) -> Event? {
+        guard !session.originsNoticed.contains(origin) else { return nil }
+        let candidates = ([session.current].compactMap { $0 } + Array(session.apis.indices))
+        guard let index = candidates.first(where: { session.apis[$0].hasState }) else { return nil }
+        session.originsNoticed.insert(origin)
+        let api = session.apis[index]
+        return .otherOrigin(
+            OtherOrigin(
+                origin: origin, api: self.origin(of: api.base) ?? api.base, auth: api.auth.kindName,
+                defaults: api.defaultHeaders.count + api.defaultQuery.count, description: api.spec != nil))
+    }
+}
+
+extension AuthSpec {
+    /// `bearer`, `basic`, `apikey`, `oauth2`; `nil` for none.
+    var kindName: String? {
+        switch self {
+        case .none: nil
+        case .bearer: "bearer"
+        case .basic: "basic"
+        case .apiKey: "apikey"
+        case .oauth2ClientCredentials: "oauth2"
+        }
+    }
+}
