@@ -144,7 +144,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FathomEndToEndTests",
-            dependencies: ["FathomDemo", "FathomTestSupport"]
+            dependencies: ["FathomDemo", "FathomTestSupport", "FathomOpenAPI", "FathomJSON"]
         ),
     ]
 )

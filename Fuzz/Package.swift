@@ -20,6 +20,9 @@ let package = Package(
             name: "fuzz-command", dependencies: ["FuzzDriver", .product(name: "FathomREPL", package: "main")],
             path: "Sources/fuzz-command"),
         .executableTarget(
+            name: "fuzz-line", dependencies: ["FuzzDriver", .product(name: "FathomREPL", package: "main")],
+            path: "Sources/fuzz-line"),
+        .executableTarget(
             name: "fuzz-session", dependencies: ["FuzzDriver", .product(name: "FathomREPL", package: "main")],
             path: "Sources/fuzz-session"),
         .executableTarget(

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make fuzz`: builds the fuzz targets in Fuzz/ with libFuzzer and AddressSanitizer, then runs
 # each for FUZZ_SECONDS (120 by default), seeded from the test corpora and Sessions/.
-#   FUZZ_SECONDS=600 scripts/fuzz.sh [TARGET…]     targets: json jsonpath command session schema openapi
+#   FUZZ_SECONDS=600 scripts/fuzz.sh [TARGET…]     targets: json jsonpath command line session schema openapi
 # A crash leaves its input in .build-fuzz/crashes/TARGET/ (replay it with the target's binary and
 # the file) and makes the run fail; turn it into a regression test before fixing it.
 set -euo pipefail
@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 
 seconds=${FUZZ_SECONDS:-120}
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(json jsonpath command session schema openapi)
+[[ ${#targets[@]} -gt 0 ]] || targets=(json jsonpath command line session schema openapi)
 out=$PWD/.build-fuzz
 
 # SwiftPM links an executable's entry under another name; libFuzzer brings its own `main`, and
@@ -18,7 +18,7 @@ out=$PWD/.build-fuzz
     -Xlinker --allow-multiple-definition 2>&1 | grep -v "Cannot export local symbol" | tail -1)
 
 seeds=$out/seeds
-rm -rf "$seeds" && mkdir -p "$seeds"/{json,jsonpath,command,session,schema,openapi}
+rm -rf "$seeds" && mkdir -p "$seeds"/{json,jsonpath,command,line,session,schema,openapi}
 cp Tests/Corpora/openapi/oai-examples/v3.*/*.{json,yaml} Tests/Corpora/openapi/swagger-petstore-v3/openapi.yaml "$seeds/openapi/" 2>/dev/null || true
 cp Tests/Corpora/jsontestsuite/*.json "$seeds/json/"
 python3 - "$seeds" <<'PY'
@@ -37,6 +37,7 @@ for name in glob.glob("Sessions/*.fathom") + glob.glob("Tests/FathomREPLTests/Sn
         if line.strip(): lines.append(line)
 for index, line in enumerate(dict.fromkeys(lines)):
     open(f"{seeds}/command/{index:04}", "w").write(line)
+    open(f"{seeds}/line/{index:04}", "w").write(line)
 # The JSON Schema Test Suite: each case as its schema and instance on two lines.
 count = 0
 for name in glob.glob("Tests/Corpora/json-schema-test-suite/tests/*/*.json"):

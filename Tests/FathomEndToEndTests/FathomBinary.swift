@@ -1,5 +1,8 @@
+import FathomJSON
+import FathomOpenAPI
 import FathomTestSupport
 import Foundation
+import Testing
 
 /// Runs the built `fathom` binary as a user would.
 enum FathomBinary {
@@ -66,9 +69,46 @@ enum FathomBinary {
         stderrDone.wait()
         let stderr = stderrData.value
         process.waitUntilExit()
-        return Run(
+        let run = Run(
             status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
             stderr: String(decoding: stderr, as: UTF8.self))
+        if let option = arguments.firstIndex(of: "--output"), arguments.dropFirst(option + 1).first == "json" {
+            OutputSchema.check(run.stdout, arguments: arguments)
+        }
+        return run
+    }
+}
+
+/// `docs/output.schema.json`, the documented shape of `--output json`: every line the suite's
+/// runs print with it is checked against the schema, with Fathom's own JSON Schema validator.
+enum OutputSchema {
+    static let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("docs/output.schema.json").path
+
+    static let validator: SchemaValidator = {
+        let data = FileManager.default.contents(atPath: path) ?? Data()
+        let schema = (try? JSON(parsing: data)) ?? .null
+        return SchemaValidator(
+            schema: schema, baseURI: "https://fathom.example/output.schema.json", dialect: .draft2020_12)
+    }()
+
+    /// Lines checked so far, by type: the suite reports what it covered.
+    static let seen = Locked([String: Int]())
+
+    /// Records an issue for each line of `stdout` that is not JSON or breaks the schema.
+    static func check(_ stdout: String, arguments: [String]) {
+        for line in stdout.split(separator: "\n") {
+            guard let object = try? JSON(parsing: Data(line.utf8)) else {
+                Issue.record("not a JSON object (fathom \(arguments.joined(separator: " "))): \(line.prefix(200))")
+                continue
+            }
+            let violations = validator.validate(object)
+            if !violations.isEmpty {
+                Issue.record(
+                    "breaks docs/output.schema.json: \(violations.prefix(5).map(\.description)) — \(line.prefix(300))")
+            }
+            if case .string(let type)? = object["type"] { seen.withLock { $0[type, default: 0] += 1 } }
+        }
     }
 }
 

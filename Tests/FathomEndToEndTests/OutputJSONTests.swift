@@ -13,6 +13,61 @@ import Testing
         }
     }
 
+    /// Every kind of object a session prints, each checked against docs/output.schema.json by
+    /// ``FathomBinary/run(_:input:environment:directory:)`` (as every `--output json` run is).
+    @Test func everyKindOfObjectFollowsTheDocumentedSchema() throws {
+        let server = try DemoServerProcess()
+        let directory = NSTemporaryDirectory() + "fathom-kinds-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let run = try FathomBinary.run(
+            ["--output", "json", server.baseURL],
+            script: """
+                secret token = \(Self.planted)
+                default header X-Client: fathom
+                auth bearer {{token}}
+                spec \(server.baseURL)/openapi.json
+                get /users per_page==2
+                get /users/1
+                let id = $.id
+                expect status 200
+                expect $.id == 2
+                inspect $.name
+                diff
+                responses
+                vars
+                timeout
+                base
+                record on
+                show request
+                show session
+                export curl
+                describe getUser
+                ls /users
+                help send
+                reveal token
+                api
+                get http://127.0.0.1:9/nothing
+                get /users/9999
+                save \(directory)/kinds.fathom
+                body example
+                frobnicate
+                """)
+        #expect(!run.stdout.contains(Self.planted.dropLast(4)) || run.stdout.contains("\"type\":\"revealed\""))
+        let types = Set(try objects(run.stdout).compactMap { $0["type"] as? String })
+        for type in [
+            "event", "response", "capture", "expectation", "inspection", "diff", "listing", "setting", "request",
+            "session", "export", "operation", "help", "revealed", "failure",
+        ] {
+            #expect(types.contains(type), "no \(type) object")
+        }
+        let replay = try FathomBinary.run(
+            ["replay", "--output", "json", "--var", "base=\(server.baseURL)", directory + "/kinds.fathom"],
+            environment: ["FATHOM_SECRET_TOKEN": Self.planted])
+        let replayTypes = Set(try objects(replay.stdout).compactMap { $0["type"] as? String })
+        #expect(replayTypes.isSuperset(of: ["replay_request", "replay_summary"]), "\(replay.stdout)")
+    }
+
     @Test func aScriptPrintsOneObjectPerOutput() throws {
         let server = try DemoServerProcess()
         let run = try FathomBinary.run(
@@ -52,7 +107,7 @@ import Testing
         #expect((user["time_ms"] as? Double).map { $0 > 0 } == true)
 
         #expect(objects[1]["passed"] as? Bool == true)
-        #expect(objects[1]["line"] as? String == "expect status 200")
+        #expect(objects[1]["text"] as? String == "expect status 200")
         #expect(objects[2]["passed"] as? Bool == false)
         #expect(objects[2]["expected"] as? String == #""Grace""#)
         #expect(objects[2]["actual"] as? String == #""Ada Lovelace""#)
@@ -97,7 +152,9 @@ import Testing
         #expect(!run.stdout.contains(Self.planted))
         let objects = try objects(run.stdout)
         #expect(
-            objects.map { $0["type"] as? String } == ["response", "expectation", "expectation", "request", "summary"])
+            objects.map { $0["type"] as? String } == [
+                "response", "expectation", "expectation", "replay_request", "replay_summary",
+            ])
         let failed = objects[2]
         #expect(failed["passed"] as? Bool == false)
         #expect(failed["file"] as? String == file)

@@ -33,9 +33,7 @@ struct ExpectCommand: SingleCommand {
         case .time: writer.raw("time")
         case .body: writer.raw("body")
         case .header(let name): writer.raw("header " + Quoting.word(name))
-        case .value(let path):
-            let keyword = ["status", "time", "body", "header", "schema"].contains(path.lowercased())
-            writer.raw(keyword ? "'\(path)'" : Quoting.word(path, literal: true))
+        case .value(let path): writer.word(path, literal: true)
         }
         guard let operand = expectation.operand else {
             writer.raw(expectation.op.rawValue)

@@ -36,10 +36,7 @@ struct LetCommand: SingleCommand {
         case .header(let header):
             writer.raw("header")
             writer.word(header)
-        case .value(let expression):
-            // A path that reads as a keyword or a response number is quoted.
-            let keyword = ["status", "header"].contains(expression.lowercased())
-            writer.raw(keyword ? "'\(expression)'" : Quoting.word(expression, literal: true))
+        case .value(let expression): writer.word(expression, literal: true)
         }
         if let response { writer.raw("#\(response)") }
         return writer.text

@@ -19,6 +19,30 @@
         }
     }
 
+    /// Lines as ``commandLine(_:)`` reads them; each command that parses writes its line, and
+    /// that line must parse back to an equal command (a trap otherwise, which libFuzzer reports).
+    public static func lineRoundTrip(_ text: String) {
+        var assembler = LineAssembler()
+        var entries: [String] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if let entry = assembler.add(String(line)) { entries.append(entry) }
+        }
+        if let rest = assembler.flush() { entries.append(rest) }
+        for entry in entries {
+            guard case let command?? = try? CommandParser.parse(entry) else { continue }
+            let line = command.line
+            let again: (any Command)?
+            do {
+                again = try CommandParser.parse(line)
+            } catch {
+                fatalError("'\(entry)' wrote '\(line)', which does not parse: \(error)")
+            }
+            guard let again, again.isEqual(to: command) else {
+                fatalError("'\(entry)' wrote '\(line)', which parses to another command")
+            }
+        }
+    }
+
     /// Text as the contents of a session file.
     public static func sessionFile(_ text: String) {
         _ = try? SessionFile.parse(text, path: "fuzz.fathom")

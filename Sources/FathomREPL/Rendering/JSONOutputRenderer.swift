@@ -96,7 +96,7 @@ struct JSONOutputRenderer: Sendable {
         case .diff(let diff): return self.diff(diff)
         case .expectation(let expectation):
             var members = [
-                member("type", "expectation"), member("line", expectation.line),
+                member("type", "expectation"), member("text", expectation.line),
                 JSON.Member(key: "passed", value: .bool(expectation.result.passed)),
                 member("expected", expectation.result.expected), member("actual", expectation.result.actual),
             ]

@@ -7,24 +7,44 @@ struct ReplayRenderer: Sendable {
     let palette: Palette
     let format: OutputFormat
 
-    /// Problems found before anything was sent.
-    func problems(_ problems: [String]) -> String {
+    /// Problems found before anything was sent: one line each, or a `failure` object each, and
+    /// a summary (status 2).
+    func problems(_ problems: [ReplayProblem]) -> String {
         let summary = "nothing was sent: \(problems.count) problem\(problems.count == 1 ? "" : "s") in the files"
         switch format {
         case .text:
-            return problems.map { palette.red($0) + "\n" }.joined() + summary + "\n"
+            return problems.map { palette.red(Self.text(of: $0)) + "\n" }.joined() + summary + "\n"
         case .json:
-            return problems.map {
-                JSONOutputRenderer.line(
-                    .object([.init(key: "type", value: .string("failure")), .init(key: "message", value: .string($0))]))
+            return problems.map { problem in
+                var members: [JSON.Member] = [
+                    .init(key: "type", value: .string("failure")), .init(key: "kind", value: .string("replay_problem")),
+                    .init(key: "message", value: .string(Self.text(of: problem))),
+                    .init(key: "file", value: .string(problem.file)),
+                ]
+                if let line = problem.line { members.append(.init(key: "line", value: .number(String(line)))) }
+                if let column = problem.column { members.append(.init(key: "column", value: .number(String(column)))) }
+                members.append(.init(key: "reason", value: .string(problem.reason)))
+                if let hint = problem.hint { members.append(.init(key: "hint", value: .string(hint))) }
+                return Self.line(.object(members))
             }.joined()
-                + JSONOutputRenderer.line(
+                + Self.line(
                     .object([
-                        .init(key: "type", value: .string("summary")), .init(key: "passed", value: .bool(false)),
+                        .init(key: "type", value: .string("replay_summary")), .init(key: "passed", value: .bool(false)),
                         .init(key: "status", value: .number("2")), .init(key: "message", value: .string(summary)),
                     ]))
         }
     }
+
+    /// `FILE:LINE:COLUMN: reason — hint`.
+    static func text(of problem: ReplayProblem) -> String {
+        var location = problem.file
+        if let line = problem.line { location += ":\(line)" }
+        if let column = problem.column { location += ":\(column)" }
+        return "\(location): \(problem.reason)" + (problem.hint.map { " — \($0)" } ?? "")
+    }
+
+    /// One NDJSON line, with the format's version.
+    static func line(_ json: JSON) -> String { JSONOutputRenderer.line(JSONOutputRenderer.versioned(json)) }
 
     func fileStarted(_ path: String) -> String? {
         format == .text ? palette.bold(path) + "\n" : nil
@@ -73,7 +93,8 @@ struct ReplayRenderer: Sendable {
             return text
         case .json:
             var members: [JSON.Member] = [
-                .init(key: "type", value: .string(request.isSetup ? "setup" : "request")),
+                .init(key: "type", value: .string("replay_request")),
+                .init(key: "setup", value: .bool(request.isSetup)),
                 .init(key: "file", value: .string(file)), .init(key: "line", value: .number(String(request.line))),
                 .init(key: "passed", value: .bool(request.passed)),
             ]
@@ -89,7 +110,7 @@ struct ReplayRenderer: Sendable {
                 .init(
                     key: "failures",
                     value: .array(request.failures.map { .string(Self.text(of: $0, redactor: redactor)) })))
-            return JSONOutputRenderer.line(.object(members))
+            return Self.line(.object(members))
         }
     }
 
@@ -97,9 +118,10 @@ struct ReplayRenderer: Sendable {
         let requests = summary.requests
         switch format {
         case .json:
-            return JSONOutputRenderer.line(
+            return Self.line(
                 .object([
-                    .init(key: "type", value: .string("summary")), .init(key: "passed", value: .bool(summary.passed)),
+                    .init(key: "type", value: .string("replay_summary")),
+                    .init(key: "passed", value: .bool(summary.passed)),
                     .init(key: "status", value: .number(summary.passed ? "0" : "1")),
                     .init(key: "files", value: .number(String(summary.files.count))),
                     .init(key: "requests", value: .number(String(requests.count))),
@@ -130,12 +152,26 @@ struct ReplayRenderer: Sendable {
         }
     }
 
+    /// `--coverage` with no description loaded anywhere.
+    func noCoverage() -> String {
+        let message = "--coverage: no description was loaded (give --spec FILE, or `spec FILE` in a file)"
+        return format == .text
+            ? message + "\n"
+            : Self.line(
+                .object([
+                    .init(key: "type", value: .string("failure")), .init(key: "kind", value: .string("coverage")),
+                    .init(key: "message", value: .string(message)), .init(key: "reason", value: .string(message)),
+                ]))
+    }
+
     func junitFailure(_ path: String, _ error: any Error) -> String {
         let message = "cannot write the JUnit report to \(path): \(error)"
         return format == .text
             ? palette.red(message) + "\n"
-            : JSONOutputRenderer.line(
-                .object([.init(key: "type", value: .string("failure")), .init(key: "message", value: .string(message))])
-            )
+            : Self.line(
+                .object([
+                    .init(key: "type", value: .string("failure")), .init(key: "kind", value: .string("junit")),
+                    .init(key: "message", value: .string(message)), .init(key: "reason", value: .string(message)),
+                ]))
     }
 }

@@ -57,3 +57,15 @@ enum ReplayFailure: Sendable {
     /// A line that failed without saying why, at `FILE:LINE`.
     case failed(location: String)
 }
+
+/// A reason a replay sends nothing: a file that cannot be read or has a line that does not
+/// parse, a missing recording, an environment or description that cannot be used, a secret with
+/// no value and nobody to ask.
+struct ReplayProblem: Sendable, Equatable {
+    /// The file, or the option (`--env staging`, `--spec api.yaml`) the problem is in.
+    var file: String
+    var line: Int?
+    var column: Int?
+    var reason: String
+    var hint: String?
+}

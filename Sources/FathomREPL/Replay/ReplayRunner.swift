@@ -57,7 +57,7 @@ public struct ReplayRunner: Sendable {
         var plans: [(file: SessionFile, recording: Recording?)] = []
         /// A HAR's own credentials, by file: its requests are sent as they were.
         var fileSecrets: [String: [(name: String, value: String)]] = [:]
-        var problems: [String] = []
+        var problems: [ReplayProblem] = []
         for path in files {
             do {
                 if path.lowercased().hasSuffix(".har") {
@@ -74,11 +74,15 @@ public struct ReplayRunner: Sendable {
                 }
                 plans.append((file, recording))
             } catch let problem as SessionFile.Problem {
-                problems.append(problem.description)
+                let parts = problem.message.components(separatedBy: " — ")
+                problems.append(
+                    ReplayProblem(
+                        file: problem.path, line: problem.line, column: problem.column, reason: parts[0],
+                        hint: parts.count > 1 ? parts.dropFirst().joined(separator: " — ") : nil))
             } catch let error as CommandError {
-                problems.append("\(path): \(error.message)" + (error.hint.map { " — \($0)" } ?? ""))
+                problems.append(ReplayProblem(file: path, reason: error.message, hint: error.hint))
             } catch {
-                problems.append("\(path): \(error)")
+                problems.append(ReplayProblem(file: path, reason: "\(error)"))
             }
         }
         var loadedSpec: LoadedSpec?
@@ -86,16 +90,18 @@ public struct ReplayRunner: Sendable {
             do {
                 loadedSpec = try await Executor(options: executorOptions).loadSpec(spec).0
             } catch let error as CommandError {
-                problems.append("--spec \(spec): \(error.message)")
+                problems.append(ReplayProblem(file: "--spec \(spec)", reason: error.message, hint: error.hint))
             } catch {
-                problems.append("--spec \(spec): \(ErrorRenderer().line(Failure(error: error)))")
+                problems.append(
+                    ReplayProblem(file: "--spec \(spec)", reason: ErrorRenderer().message(Failure(error: error).reason))
+                )
             }
         }
         if problems.isEmpty {
             problems = await checkSecretsAndEnvironment(plans.map(\.file), executorOptions, given: fileSecrets)
         }
         guard problems.isEmpty else {
-            output.writeError(renderer.problems(problems))
+            complain(renderer.problems(problems))
             return 2
         }
 
@@ -135,27 +141,32 @@ public struct ReplayRunner: Sendable {
                         )
                         .text)
             } else {
-                output.writeError(
-                    "--coverage: no description was loaded (give --spec FILE, or `spec FILE` in a file)\n")
+                complain(renderer.noCoverage())
             }
         }
         if let path = options.junitPath {
             do {
                 try AtomicFile.write(Data(JUnitReport.xml(reports, elapsed: summary.elapsed).utf8), to: path)
             } catch {
-                output.writeError(renderer.junitFailure(path, error))
+                complain(renderer.junitFailure(path, error))
                 return 2
             }
         }
         return summary.passed ? 0 : 1
     }
 
+    /// What went wrong with the run itself: for a person on standard error; for a script, as
+    /// every other object, on standard output.
+    private func complain(_ text: String) {
+        if options.format == .json { output.write(text) } else { output.writeError(text) }
+    }
+
     /// One session that sends nothing answers for all files: the environment can be used, and
     /// every `secret NAME` has a value (environment, .env, --var) or a terminal to ask on.
     private func checkSecretsAndEnvironment(
         _ files: [SessionFile], _ executorOptions: Executor.Options, given: [String: [(name: String, value: String)]]
-    ) async -> [String] {
-        var problems: [String] = []
+    ) async -> [ReplayProblem] {
+        var problems: [ReplayProblem] = []
         let probe = Executor(options: executorOptions)
         if let environment = options.environment {
             let result = await probe.run(EnvCommand(use: environment), text: "env use \(environment)", location: nil)
@@ -164,7 +175,7 @@ public struct ReplayRunner: Sendable {
                     guard case .failure(let failure) = output else { return nil }
                     return ErrorRenderer().message(failure.reason)
                 }
-                problems.append("--env \(environment): " + reasons.joined(separator: " "))
+                problems.append(ReplayProblem(file: "--env \(environment)", reason: reasons.joined(separator: " ")))
             }
         }
         for file in files {
@@ -177,8 +188,9 @@ public struct ReplayRunner: Sendable {
                     ($0.command as? SecretCommand).map { $0.name == name && $0.value == nil } ?? false
                 }?.line
                 problems.append(
-                    "\(file.path)\(line.map { ":\($0)" } ?? ""): secret '\(name)' has no value — set \(DotEnv.secretKey(for: name)) or add it to .env"
-                )
+                    ReplayProblem(
+                        file: file.path, line: line, reason: "secret '\(name)' has no value",
+                        hint: "set \(DotEnv.secretKey(for: name)) or add it to .env"))
             }
         }
         return problems
