@@ -7,7 +7,7 @@ import NIOCore
 /// problem+json errors, and endpoints for slow, failing, redirecting, large and gzip responses.
 ///
 /// Reading is open; changing data (`POST`, `PUT`, `PATCH`, `DELETE` on `/users`) and `/me` need
-/// `Authorization: Bearer <token>` from `POST /login` (`{"username":"ada","password":"lovelace"}`)
+/// `Authorization: Bearer <token>` from `POST /login` (`{"username":"ada","password":"difference-engine"}`)
 /// or `POST /oauth/token` (client `fathom-demo`, secret `demo-client-secret`).
 public enum DemoAPI {
     /// The credentials the demo accepts, for tours and tests.
@@ -41,7 +41,7 @@ public enum DemoAPI {
             DemoResponse.json([
                 "name": "Fathom demo API",
                 "users": "/users",
-                "login": "POST /login {\"username\":\"ada\",\"password\":\"lovelace\"}",
+                "login": "POST /login {\"username\":\"ada\",\"password\":\"difference-engine\"}",
                 "oauth": "POST /oauth/token (client credentials)",
                 "echo": "/echo", "slow": "/slow?ms=500", "status": "/status/418", "redirect": "/redirect/3",
                 "large": "/large?mb=1", "gzip": "/gzip", "problem": "/users/9999", "openapi": "/openapi.json",

@@ -21,7 +21,7 @@ public enum DemoOpenAPI {
             "/login": {
               "post": {
                 "operationId": "login", "summary": "Trade a username and password for a bearer token", "tags": ["auth"],
-                "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Login"}, "example": {"username": "ada", "password": "lovelace"}}}},
+                "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Login"}, "example": {"username": "ada", "password": "difference-engine"}}}},
                 "responses": {
                   "200": {"description": "A token", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Token"}}}},
                   "400": {"$ref": "#/components/responses/Problem"},
@@ -235,7 +235,7 @@ public enum DemoOpenAPI {
               },
               "Login": {
                 "type": "object", "required": ["username", "password"],
-                "properties": {"username": {"type": "string", "examples": ["ada"]}, "password": {"type": "string", "format": "password", "writeOnly": true, "examples": ["lovelace"]}}
+                "properties": {"username": {"type": "string", "examples": ["ada"]}, "password": {"type": "string", "format": "password", "writeOnly": true, "examples": ["difference-engine"]}}
               },
               "Token": {
                 "type": "object", "required": ["token", "token_type", "expires_in"],

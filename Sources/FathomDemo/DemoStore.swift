@@ -30,7 +30,7 @@ actor DemoStore {
     private var tokens: [String: Date] = [:]
 
     static let username = "ada"
-    static let password = "lovelace"
+    static let password = "difference-engine"
     static let clientID = "fathom-demo"
     static let clientSecret = "demo-client-secret"
 

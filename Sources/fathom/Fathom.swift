@@ -9,6 +9,12 @@ struct Fathom: AsyncParsableCommand {
     static func main() async {
         // Writing to a closed pipe is an error Fathom handles, not a signal that kills it.
         StandardStreams.prepare()
+        if ["-h", "--help", "help"].contains(CommandLine.arguments.dropFirst().first), CommandLine.arguments.count == 2
+        {
+            // The prompt is the default command: its options are Fathom's, shown with the subcommands.
+            print(Self.helpWithThePrompt())
+            return
+        }
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
@@ -19,6 +25,25 @@ struct Fathom: AsyncParsableCommand {
         } catch {
             exit(withError: error)
         }
+    }
+
+    /// `fathom --help`: the prompt's usage, arguments and options (it is what `fathom` runs), then
+    /// the subcommands, from the same definitions `fathom prompt --help` and each subcommand read.
+    static func helpWithThePrompt() -> String {
+        let root = helpMessage()
+        let prompt = Fathom.helpMessage(for: Prompt.self)
+        func section(_ text: String, from start: String, to end: String?) -> Substring {
+            guard let from = text.range(of: start) else { return "" }
+            let until = end.flatMap { text.range(of: $0, range: from.upperBound..<text.endIndex)?.lowerBound }
+            return text[from.lowerBound..<(until ?? text.endIndex)]
+        }
+        let overview = section(root, from: "OVERVIEW:", to: "USAGE:")
+        let usage = section(prompt, from: "USAGE:", to: "ARGUMENTS:").replacingOccurrences(
+            of: "fathom prompt", with: "fathom")
+        let options = section(prompt, from: "ARGUMENTS:", to: nil)
+        let subcommands = section(root, from: "SUBCOMMANDS:", to: nil)
+        return overview + usage.trimmingCharacters(in: .newlines) + "\n       fathom <subcommand>\n\n"
+            + options.trimmingCharacters(in: .newlines) + "\n\n" + subcommands
     }
 
     static let configuration = CommandConfiguration(
@@ -113,7 +138,7 @@ enum DemoTour {
         """
         \(palette.bold("Fathom demo API at \(baseURL)")) — users, todos, auth, errors, slow and large responses.
         Try: get /users · get /users/1 · post /users name=Grace email=grace@example.com · get /users/9999
-        Auth: post /login username=ada password=lovelace, then auth bearer TOKEN · help lists every command
+        Auth: post /login username=ada password=difference-engine, then auth bearer TOKEN · help lists every command
         The demo's OpenAPI description is loaded: ls · describe getUser · op getUser id=2 · spec coverage
 
         """
@@ -156,7 +181,8 @@ struct SessionOutputOptions: ParsableArguments {
     @Option(
         help: """
             text: what a person reads. json: one JSON object per output on its own line (NDJSON): \
-            responses, expectations, captures, notices and failures, secrets masked — for scripts.
+            responses, expectations, captures, events and failures, secrets masked — for scripts. \
+            The objects are described in docs/output.schema.json.
             """)
     var output: OutputFormat = .text
 }

@@ -56,6 +56,13 @@ struct Replay: AsyncParsableCommand {
     @Flag(name: .long, help: "Start the built-in demo API on 127.0.0.1; its URL is the variable {{demo}}.")
     var demo = false
 
+    @Flag(
+        name: .long,
+        help:
+            "Never ask for input: a secret with no value is a problem (status 2). Also when CI is set, or standard input or output is not a terminal."
+    )
+    var noInput = false
+
     @OptionGroup var output: OutputOptions
     @OptionGroup var session: SessionOutputOptions
 
@@ -96,7 +103,11 @@ struct Replay: AsyncParsableCommand {
             server = started
             options.variables.insert(("demo", started.baseURL), at: 0)
         }
-        let terminal = isatty(STDIN_FILENO) == 1
+        // Asks for a missing secret only where a person is: both ends a terminal (a CI's pseudo-
+        // terminal aside), and not told otherwise.
+        let environment = ProcessInfo.processInfo.environment
+        let inCI = environment["CI"].map { !$0.isEmpty && $0 != "false" && $0 != "0" } ?? false
+        let terminal = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 && !inCI && !noInput
         let runner = ReplayRunner(
             options: options, output: StandardConsole(interactive: false),
             prompter: StandardConsole(interactive: terminal))

@@ -13,7 +13,7 @@ import Testing
             script: """
                 get /
                 expect schema
-                post /login username=ada password=lovelace
+                post /login username=ada password=difference-engine
                 expect schema
                 let token = $.token
                 post /login username=ada password=wrong

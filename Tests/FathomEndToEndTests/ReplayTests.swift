@@ -38,7 +38,7 @@ import Testing
                 base \(server.baseURL)
                 secret apikey
                 default header X-Api-Key: {{apikey}}
-                post /login username=ada password=lovelace
+                post /login username=ada password=difference-engine
                 let token = $.token
                 auth bearer {{token}}
                 get /users per_page==2
@@ -65,20 +65,21 @@ import Testing
         #expect(session.stderr.contains("✗ expect $.total == 99 — expected 99, got 25"))
         let original = server.takeRequests()
         #expect(original.count == 5)
-        #expect(original.first == #"POST /login {"username":"ada","password":"lovelace"}"#)
+        #expect(original.first == #"POST /login {"username":"ada","password":"difference-engine"}"#)
 
         let saved = try read("round.fathom")
         #expect(!saved.contains(Self.planted))
         #expect(saved.contains("post /echo note={{apikey}} literal={{apikey}}"))
         #expect(saved.contains("secret apikey"))
         #expect(saved.contains("post /login username=ada password={{password}}"), "a typed password is a secret")
-        #expect(!saved.contains("lovelace"))
+        #expect(!saved.contains("difference-engine"))
         #expect(!saved.contains("show request") && !saved.contains("diff"))
 
         let junit = directory + "/round.xml"
         let replay = try FathomBinary.run(
             ["replay", directory + "/round.fathom", "--junit", junit],
-            environment: environment.merging(["FATHOM_SECRET_PASSWORD": "lovelace"]) { $1 }, directory: directory)
+            environment: environment.merging(["FATHOM_SECRET_PASSWORD": "difference-engine"]) { $1 },
+            directory: directory)
         #expect(replay.status == 1)
         #expect(server.takeRequests() == original, "the server sees the same requests")
         // The same expectations give the same results: 5 passed, 1 failed, in the same place.
@@ -103,7 +104,7 @@ import Testing
             [],
             script: """
                 base {{$env.DEMO}}
-                post /login username=ada password=lovelace
+                post /login username=ada password=difference-engine
                 let token = $.token
                 auth bearer {{token}}
                 volatile $.createdAt
@@ -122,7 +123,7 @@ import Testing
         let fresh = try DemoServerProcess()
         // The password typed into the login line was saved as a reference: the replay reads it.
         #expect(try read("cmp.fathom").contains("password={{password}}"))
-        let environment = ["DEMO": fresh.baseURL, "FATHOM_SECRET_PASSWORD": "lovelace"]
+        let environment = ["DEMO": fresh.baseURL, "FATHOM_SECRET_PASSWORD": "difference-engine"]
         let clean = try FathomBinary.run(["replay", "--compare", directory + "/cmp.fathom"], environment: environment)
         #expect(clean.status == 0, "createdAt differs but is volatile: \(clean.stdout)")
         #expect(clean.stdout.contains("3 compared with recordings"))
@@ -133,7 +134,7 @@ import Testing
         let third = try DemoServerProcess()
         let changed = try FathomBinary.run(
             ["replay", "--compare", directory + "/cmp.fathom", "--junit", directory + "/cmp.xml"],
-            environment: ["DEMO": third.baseURL, "FATHOM_SECRET_PASSWORD": "lovelace"])
+            environment: ["DEMO": third.baseURL, "FATHOM_SECRET_PASSWORD": "difference-engine"])
         #expect(changed.status == 1)
         #expect(changed.stdout.contains("✗ GET /users/2"))
         #expect(changed.stdout.contains(#"~ $['name']  "Grace H." → "Grace Hopper""#))
@@ -145,7 +146,7 @@ import Testing
         let fourth = try DemoServerProcess()
         let strict = try FathomBinary.run(
             ["replay", "--compare", directory + "/cmp.fathom"],
-            environment: ["DEMO": fourth.baseURL, "FATHOM_SECRET_PASSWORD": "lovelace"])
+            environment: ["DEMO": fourth.baseURL, "FATHOM_SECRET_PASSWORD": "difference-engine"])
         #expect(strict.status == 1)
         #expect(strict.stdout.contains("$['createdAt']"))
 
@@ -293,7 +294,9 @@ import Testing
             ["replay", "--demo", "--compare", "Sessions/\(name)"].filter {
                 $0 != "--compare" || name == "regression.fathom"
             },
-            environment: ["FATHOM_SECRET_PASSWORD": "lovelace", "FATHOM_SECRET_CLIENT_SECRET": "demo-client-secret"],
+            environment: [
+                "FATHOM_SECRET_PASSWORD": "difference-engine", "FATHOM_SECRET_CLIENT_SECRET": "demo-client-secret",
+            ],
             directory: Self.repository)
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.contains("✓ passed"))

@@ -46,4 +46,16 @@ import Testing
         redactor.addSecret("abcdefghijklmnop")
         #expect(redactor.redact("x abcdefghijklmnop y") == "x ••••mnop y")
     }
+
+    /// A body in UTF-16 (either order) or Latin-1 holds a secret's bytes in that charset: masked too.
+    @Test(arguments: [String.Encoding.utf8, .utf16LittleEndian, .utf16BigEndian, .isoLatin1])
+    func secretsAreMaskedInTheBodysCharset(_ encoding: String.Encoding) throws {
+        let redactor = Redactor()
+        let secret = "tok-Ünïcode-90210"
+        redactor.addSecret(secret)
+        let body = try #require("{\"token\": \"\(secret)\", \"ok\": true}".data(using: encoding))
+        let masked = redactor.redact(bytes: body)
+        #expect(masked.range(of: try #require(secret.data(using: encoding))) == nil)
+        #expect(masked.range(of: try #require("\"ok\": true".data(using: encoding))) != nil, "the rest is as it was")
+    }
 }

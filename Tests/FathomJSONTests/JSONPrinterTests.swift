@@ -117,4 +117,33 @@ import Testing
         #expect(try JSON(parsing: #"{"a":[1,null]}"#).formatted(format) == expected)
         #expect(try JSONFormatter.formatted(Data(#"{"a":[1,null]}"#.utf8), as: format) == expected)
     }
+
+    /// The display limit counts what is read, not colour escapes: a body that prints within the
+    /// limit plain is not cut coloured, and one that is cut stops at a line within the limit.
+    @Test func theLimitCountsTextNotEscapes() throws {
+        let items = (0..<2000).map { #"{"id": \#($0), "name": "n\#($0)", "ok": true, "tags": [1, 2, null]}"# }
+        let data = Data(("[" + items.joined(separator: ",") + "]").utf8)
+        let plain = try JSONFormatter.formatted(data)
+        let colored = try JSONFormatter.formatted(data, as: JSONFormat(colors: .jq))
+        let limit = plain.utf8.count + 10
+        #expect(colored.utf8.count > limit, "the escapes alone would pass the limit")
+        let (whole, complete) = try JSONFormatter.formatted(data, as: JSONFormat(colors: .jq), limit: limit)
+        #expect(complete && whole == colored)
+        let (cut, cutComplete) = try JSONFormatter.formatted(data, as: JSONFormat(colors: .jq), limit: limit / 2)
+        #expect(!cutComplete && cut.hasSuffix("\n"))
+        var visible = ""
+        var escape = false
+        for scalar in cut.unicodeScalars {
+            if escape {
+                escape = scalar != "m"
+            } else if scalar == "\u{1B}" {
+                escape = true
+            } else {
+                visible.unicodeScalars.append(scalar)
+            }
+        }
+        #expect(
+            visible.utf8.count <= limit / 2 && visible.utf8.count > limit / 2 - 100,
+            "\(visible.utf8.count) of \(limit / 2)")
+    }
 }

@@ -29,7 +29,7 @@ import Testing
             diff
             diff #1 #2 --body --ignore $.page
             diff #1 --headers
-            post /login username=ada password=lovelace
+            post /login username=ada password=difference-engine
             let token = $.token
             let session_key = $.token_type
             vars

@@ -1,4 +1,5 @@
 import FathomDemo
+import FathomHTTP
 import Foundation
 import Testing
 
@@ -81,5 +82,29 @@ import Testing
         let lines = session.console.stdout.split(separator: "\n")
         #expect(lines.last == Substring(Self.planted))
         #expect(lines.dropLast().allSatisfy { !$0.contains(Self.planted) })
+    }
+
+    /// A server that echoes a secret in a UTF-16 body: the wire log and the recording hold it
+    /// masked in that charset too.
+    @Test func aSecretEchoedInUTF16IsMaskedInTheLogAndTheRecording() async throws {
+        let transport = MockTransport()
+        let body = try #require("{\"echo\": \"\(Self.planted)\"}".data(using: .utf16LittleEndian))
+        transport.register("/echo", .data(body, contentType: "application/json; charset=utf-16le"))
+        let directory = NSTemporaryDirectory() + "fathom-utf16-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let executor = Executor(
+            options: .init(environmentPaths: [], dotEnvPath: nil, environment: [:], transport: transport))
+        for line in [
+            "base http://api.test", "log body \(directory)/wire.log", "secret token = \(Self.planted)", "record on",
+            "get /echo X-T:{{token}}", "save \(directory)/s.fathom",
+        ] {
+            #expect(await executor.run(line).outcome == .succeeded, "\(line)")
+        }
+        let needles = [String.Encoding.utf8, .utf16LittleEndian].compactMap { Self.planted.data(using: $0) }
+        for file in ["wire.log", "s.fathom", "s.recording.json"] {
+            let data = try #require(FileManager.default.contents(atPath: "\(directory)/\(file)"), "\(file)")
+            for needle in needles { #expect(data.range(of: needle) == nil, "\(file) holds the secret") }
+        }
     }
 }

@@ -143,27 +143,35 @@ public final class Redactor: Sendable {
         return redact(url.description)
     }
 
-    /// Bytes with every registered secret masked where its UTF-8 spellings occur, and nothing
-    /// else changed: for a binary body that is shown as hex or stored as base64, masked before
-    /// it is laid out or encoded.
+    /// Bytes with every registered secret masked wherever one of its spellings occurs — as UTF-8,
+    /// UTF-16 (either byte order) or Latin-1, so a server that echoes a token in a body of any of
+    /// those charsets is masked too — and nothing else changed: for a body that is logged, shown
+    /// as hex or stored as base64, masked before it is laid out or encoded.
     public func redact(bytes: Data) -> Data {
         let secrets = state.withLock { $0.secrets }
         guard !secrets.isEmpty, !bytes.isEmpty else { return bytes }
         var result = bytes
         for secret in secrets {
-            let replacement = Data(secret.masked.utf8)
-            for form in secret.forms {
-                let needle = Data(form.utf8)
-                guard !needle.isEmpty else { continue }
-                var searchStart = result.startIndex
-                while let range = result.range(of: needle, in: searchStart..<result.endIndex) {
-                    result.replaceSubrange(range, with: replacement)
-                    searchStart = range.lowerBound + replacement.count
+            for encoding in Self.bodyEncodings {
+                // The bullets have no Latin-1 spelling: `*` stands for them there.
+                let mask = encoding == .isoLatin1 ? String(secret.masked.map { $0.isASCII ? $0 : "*" }) : secret.masked
+                guard let replacement = mask.data(using: encoding) else { continue }
+                for form in secret.forms {
+                    guard let needle = form.data(using: encoding), !needle.isEmpty else { continue }
+                    var searchStart = result.startIndex
+                    while let range = result.range(of: needle, in: searchStart..<result.endIndex) {
+                        result.replaceSubrange(range, with: replacement)
+                        searchStart = range.lowerBound + replacement.count
+                    }
                 }
             }
         }
         return result
     }
+
+    /// The charsets a secret is looked for in, in bytes: UTF-8 first, then those a text body
+    /// declares most after it.
+    static let bodyEncodings: [String.Encoding] = [.utf8, .utf16LittleEndian, .utf16BigEndian, .isoLatin1]
 
     /// A body as it may be shown, decoded as UTF-8, secret values masked.
     public func redact(body: Data) -> String {

@@ -41,12 +41,28 @@ public enum JSONFormatter {
     ) throws(JSONError) -> (text: String, isComplete: Bool) {
         var output: [UInt8] = []
         var full = false
+        // The limit counts what is read, not colour escapes: a coloured body is cut where a plain
+        // one is.
+        var visible = 0
+        var inEscape = false
+        func count(_ bytes: some Sequence<UInt8>) {
+            for byte in bytes {
+                if inEscape {
+                    if (0x40...0x7E).contains(byte), byte != UInt8(ascii: "[") { inEscape = false }
+                } else if byte == 0x1B {
+                    inEscape = true
+                } else {
+                    visible += 1
+                }
+            }
+        }
         let result: Result<Void, LexError> = data.withUnsafeBytes { raw in
             let input = raw.bindMemory(to: UInt8.self)
             var writer = JSONWriter(format: format, flushThreshold: min(256 * 1024, max(limit, 1))) { block in
                 guard !full else { return }
                 output.append(contentsOf: block)
-                if output.count > limit { full = true }
+                count(block)
+                if visible > limit { full = true }
             }
             var lexer = JSONLexer(input, lenient: options.lenientUTF8)
             do throws(LexError) {
@@ -63,9 +79,17 @@ public enum JSONFormatter {
             }
         }
         guard full else { return (String(decoding: output, as: UTF8.self), true) }
-        var end = min(limit, output.count)
-        while end > 0, output[end - 1] != UInt8(ascii: "\n") { end -= 1 }
-        return (String(decoding: output[..<end], as: UTF8.self), false)
+        // The last line break before `limit` visible bytes.
+        visible = 0
+        inEscape = false
+        var end = 0
+        var lastBreak = 0
+        while end < output.count, visible < limit {
+            count(output[end...end])
+            end += 1
+            if output[end - 1] == UInt8(ascii: "\n") { lastBreak = end }
+        }
+        return (String(decoding: output[..<lastBreak], as: UTF8.self), false)
     }
 
     /// Formats `data` into a string (for bodies that fit in memory twice).

@@ -6,21 +6,19 @@ struct BodyCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "body",
         synopsis:
-            "body JSON | TEXT | @FILE | <<EOF | form k=v… | json k=v k:=raw… | multipart k=v f@path | raw TEXT|<<EOF | example | none",
+            "body JSON | TEXT | @FILE | <<EOF | form k=v… | json k=v k:=raw… | multipart k=v f@path | raw TEXT|<<EOF | text WORD | example | none",
         summary: "set the draft's body",
         details: """
             Inline JSON may span lines until its brackets balance. `body <<EOF` reads lines until one is \
             exactly `EOF`. `json` fields: `name=text` is a string, `name:=42` raw JSON. `multipart`: \
             `name=text` fields and `name@path` files. `raw`: the text goes exactly as written — no \
-            {{variables}}, no JSON check, no Content-Type of its own (a curl line's body). `example`: the \
+            {{variables}}, no JSON check, no Content-Type of its own (a curl line's body). `text WORD`: the \
+            text of one quoted word (`$'a\\r\\nb'` for what a line cannot carry). `example`: the \
             draft's operation's example from the loaded description, or an instance made from its schema. \
             Without arguments, shows the body.
             """,
-        completion: .words(["form", "json", "multipart", "raw", "example", "none"]), continuation: .body,
+        completion: .words(["form", "json", "multipart", "raw", "text", "example", "none"]), continuation: .body,
         group: .draft)
-
-    /// The words that start a body's form rather than its text.
-    static let keywords: Set<String> = ["none", "form", "json", "multipart", "raw", "example"]
 
     /// `nil` shows the body (unless ``example``).
     var body: BodySpec?
@@ -68,7 +66,7 @@ struct BodyCommand: SingleCommand {
             {
                 return inline
             }
-            return Self.heredoc("body", text) ?? inline
+            return Self.heredoc("body", text) ?? "body text " + Quoting.word(text)
         case .raw(let text):
             let word = "body raw " + Quoting.word(text)
             return text.contains("\n") ? Self.heredoc("body raw", text) ?? word : word
@@ -168,6 +166,12 @@ struct BodyCommand: SingleCommand {
         if raw.hasPrefix("<<") { return .text(try heredocText(raw, column: a.column)) }
         let first = try a.word("a body")
         switch first.quoted ? "" : first.text {
+        case "text":
+            // One word, quoted as needed: text a line or a heredoc cannot carry (carriage returns).
+            // More words are text as written, as `body text and more` always was.
+            var copy = a
+            if let words = try? copy.words(), words.count == 1 { return .text(words[0].text) }
+            return .text(String(raw))
         case "raw":
             let rest = a.raw
             if rest.hasPrefix("<<") { return .raw(try heredocText(rest, column: a.column)) }

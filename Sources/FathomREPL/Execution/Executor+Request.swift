@@ -231,7 +231,7 @@ extension Executor {
         for part in parts where part.count >= 6 { redactor.addSecret(part) }
     }
 
-    /// A credential typed straight into a request (`password=lovelace`, `?api_key=…`, a JSON body's
+    /// A credential typed straight into a request (`password=hunter2`, `?api_key=…`, a JSON body's
     /// `"token": "…"`) is a secret like a captured one: masked in output and history, and saved as
     /// a `{{name}}` reference. Values that are `{{templates}}` are the variables' business.
     func registerTypedSecrets(in draft: Draft) {

@@ -18,11 +18,9 @@ extension Executor {
         return value?.isEmpty == false ? value : nil
     }
 
-    /// The `secret NAME` lines with no value at hand: not in the environment or `.env`, and no
-    /// terminal to ask on.
-    func missingSecrets(_ names: [String]) -> [String] {
-        guard !options.prompter.canAskForSecrets else { return [] }
-        return names.filter { storedSecretValue($0) == nil }
+    /// The secrets of `names` with no value in the environment or `.env`.
+    func storedlessSecrets(_ names: [String]) -> [String] {
+        names.filter { storedSecretValue($0) == nil }
     }
 
     /// Reads the environments file once, the first time an `env` line needs it.

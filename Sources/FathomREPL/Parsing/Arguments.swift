@@ -14,18 +14,20 @@ struct Arguments {
     /// `usage: SYNOPSIS` from the command's spec: the one copy of its usage.
     var usage: String? { CommandRegistry.spec(named: command).map { "usage: \($0.synopsis)" } }
 
-    var isEmpty: Bool { raw.allSatisfy { $0 == " " || $0 == "\t" } || raw.first == "#" }
+    var isEmpty: Bool { raw.unicodeScalars.allSatisfy { $0 == " " || $0 == "\t" } || raw.first == "#" }
 
     /// The next word, or `nil` at the end.
     mutating func optionalWord() throws(CommandError) -> Word? {
-        guard let first = try Tokenizer.scan(raw, firstColumn: column).first else {
+        // The next word only: what follows is read when it is asked for (raw, by some commands).
+        guard let first = try Tokenizer.scan(raw, firstColumn: column, limit: 1).first else {
             raw = raw[raw.endIndex...]
             return nil
         }
-        let rest = raw[first.end...]
+        // By scalars: a word may end where a Character does not (a blank with a combining mark).
+        let rest = raw.unicodeScalars[first.end...]
         let trimmed = rest.drop { $0 == " " || $0 == "\t" }
         column = first.endColumn + rest.distance(from: rest.startIndex, to: trimmed.startIndex)
-        raw = trimmed
+        raw = Substring(trimmed)
         return first.word
     }
 

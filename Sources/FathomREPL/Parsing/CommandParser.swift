@@ -9,15 +9,18 @@ import FathomJSON
 enum CommandParser {
     /// The entry's command; `nil` for a blank line or a comment.
     static func parse(_ line: String) throws(CommandError) -> (any Command)? {
-        let trimmed = line.drop { $0 == " " || $0 == "\t" }
+        // By scalars, as the tokenizer reads: a combining mark never joins a blank to a word.
+        let scalars = line.unicodeScalars
+        let trimmed = scalars.drop { $0 == " " || $0 == "\t" }
         guard let first = trimmed.first, first != "#" else { return nil }
         let nameEnd = trimmed.firstIndex { $0 == " " || $0 == "\t" || $0 == "\n" } ?? trimmed.endIndex
-        let name = String(trimmed[..<nameEnd])
-        let nameColumn = line.distance(from: line.startIndex, to: trimmed.startIndex) + 1
+        let name = String(String.UnicodeScalarView(trimmed[..<nameEnd]))
+        let nameColumn = scalars.distance(from: scalars.startIndex, to: trimmed.startIndex) + 1
         let afterName = trimmed[nameEnd...]
         let rest = afterName.drop { $0 == " " || $0 == "\t" }
-        let restColumn = nameColumn + name.count + afterName.distance(from: afterName.startIndex, to: rest.startIndex)
-        var arguments = Arguments(raw: rest, column: restColumn, command: name.lowercased())
+        let restColumn =
+            nameColumn + name.unicodeScalars.count + afterName.distance(from: afterName.startIndex, to: rest.startIndex)
+        var arguments = Arguments(raw: Substring(rest), column: restColumn, command: name.lowercased())
 
         // Only the registry's names are commands: an unknown word is an error, never a request.
         guard let command = CommandRegistry.command(named: name) else {

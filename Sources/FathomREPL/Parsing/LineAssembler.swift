@@ -79,9 +79,9 @@ struct LineAssembler: Sendable {
 
     /// Whether a shell quote is still open at the end of `text`.
     static func hasOpenQuote(_ text: String) -> Bool {
-        var quote: Character?
+        var quote: Unicode.Scalar?
         var escaped = false
-        for character in text {
+        for character in text.unicodeScalars {
             if escaped {
                 escaped = false
                 continue

@@ -3,6 +3,9 @@
 /// Chrome's "Copy as cURL (cmd)" (`^` escapes and continuations). Whatever bash would expand or
 /// run is refused with the column where it starts, except a `$VAR`, which is kept as written
 /// (curl would have sent it that way) and named in ``Result/variables``.
+///
+/// Read by Unicode scalars, not Characters: a combining mark after a quote or a backslash is text,
+/// and never hides the quote from the reader (bash reads bytes the same way).
 enum ShellWords {
     struct Result: Equatable {
         var words: [String]
@@ -11,7 +14,7 @@ enum ShellWords {
     }
 
     static func split(_ text: String) throws(CommandError) -> Result {
-        var source = Array(text)
+        var source = Array(text.unicodeScalars)
         if isWindowsForm(source) { source = unescapeWindows(source) }
         var words: [String] = []
         var variables: [String] = []
@@ -36,7 +39,7 @@ enum ShellWords {
                     continue
                 }
                 if index + 1 < source.count {
-                    word.append(source[index + 1])
+                    word.unicodeScalars.append(source[index + 1])
                     inWord = true
                 }
                 index += 2
@@ -44,7 +47,7 @@ enum ShellWords {
                 guard let end = source[(index + 1)...].firstIndex(of: "'") else {
                     throw CommandError("unterminated single quote", column: column())
                 }
-                word += String(source[(index + 1)..<end])
+                word += string(source[(index + 1)..<end])
                 inWord = true
                 index = end + 1
             case "\"":
@@ -58,8 +61,8 @@ enum ShellWords {
                         index += 1
                         break
                     }
-                    if inner == "\\", index + 1 < source.count, "$`\"\\\n".contains(source[index + 1]) {
-                        if source[index + 1] != "\n" { word.append(source[index + 1]) }
+                    if inner == "\\", index + 1 < source.count, "$`\"\\\n".unicodeScalars.contains(source[index + 1]) {
+                        if source[index + 1] != "\n" { word.unicodeScalars.append(source[index + 1]) }
                         index += 2
                         continue
                     }
@@ -74,7 +77,7 @@ enum ShellWords {
                         throw CommandError(
                             "command substitution is not taken", column: column(), hint: "paste its output instead")
                     }
-                    word.append(inner)
+                    word.unicodeScalars.append(inner)
                     index += 1
                 }
                 guard closed else { throw CommandError("unterminated double quote", column: column()) }
@@ -95,7 +98,7 @@ enum ShellWords {
                         index += 1 + length
                         continue
                     }
-                    word.append(inner)
+                    word.unicodeScalars.append(inner)
                     index += 1
                 }
                 guard closed else { throw CommandError("unterminated $'…' quote", column: column()) }
@@ -121,7 +124,7 @@ enum ShellWords {
                 while index < source.count, source[index] != "\n" { index += 1 }
             default:
                 if character == "$", let name = variableName(source, at: index) { variables.append(name) }
-                word.append(character)
+                word.unicodeScalars.append(character)
                 inWord = true
                 index += 1
             }
@@ -130,21 +133,29 @@ enum ShellWords {
         return Result(words: words, variables: variables)
     }
 
+    private static func string(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
+        var text = ""
+        text.unicodeScalars.append(contentsOf: scalars)
+        return text
+    }
+
     /// `NAME` of `$NAME` or `${NAME}` at `index`.
-    private static func variableName(_ source: [Character], at index: Int) -> String? {
+    private static func variableName(_ source: [Unicode.Scalar], at index: Int) -> String? {
         var position = index + 1
         if position < source.count, source[position] == "{" { position += 1 }
         var name = ""
-        while position < source.count, source[position].isLetter || source[position].isNumber || source[position] == "_"
+        while position < source.count,
+            source[position].properties.isAlphabetic || ("0"..."9").contains(source[position])
+                || source[position] == "_"
         {
-            name.append(source[position])
+            name.unicodeScalars.append(source[position])
             position += 1
         }
         return name.isEmpty ? nil : name
     }
 
     /// A `$'…'` escape after its backslash: the text and how many characters it took.
-    static func ansiEscape(_ source: [Character], at index: Int) -> (String, Int) {
+    static func ansiEscape(_ source: [Unicode.Scalar], at index: Int) -> (String, Int) {
         let character = source[index]
         switch character {
         case "n": return ("\n", 1)
@@ -159,29 +170,31 @@ enum ShellWords {
             let most = character == "x" ? 2 : character == "u" ? 4 : 8
             var digits = ""
             var position = index + 1
-            while digits.count < most, position < source.count, source[position].isHexDigit {
-                digits.append(source[position])
+            while digits.count < most, position < source.count, source[position].isASCII,
+                Character(source[position]).isHexDigit
+            {
+                digits.unicodeScalars.append(source[position])
                 position += 1
             }
             guard let value = UInt32(digits, radix: 16), let scalar = Unicode.Scalar(value) else {
                 return ("\\" + String(character), 1)
             }
-            return (String(Character(scalar)), 1 + digits.count)
+            return (String(scalar), 1 + digits.count)
         case "0"..."7":
             var digits = ""
             var position = index
             while digits.count < 3, position < source.count, ("0"..."7").contains(source[position]) {
-                digits.append(source[position])
+                digits.unicodeScalars.append(source[position])
                 position += 1
             }
             let value = UInt32(digits, radix: 8) ?? 0
-            return (Unicode.Scalar(value).map { String(Character($0)) } ?? "", digits.count)
+            return (Unicode.Scalar(value).map { String($0) } ?? "", digits.count)
         default: return (String(character), 1)
         }
     }
 
     /// Chrome's "Copy as cURL (cmd)": `^"` quotes and `^` line continuations.
-    private static func isWindowsForm(_ source: [Character]) -> Bool {
+    private static func isWindowsForm(_ source: [Unicode.Scalar]) -> Bool {
         for (index, character) in source.enumerated() where character == "^" {
             guard index + 1 < source.count else { return true }
             if source[index + 1] == "\"" || source[index + 1] == "\n" || source[index + 1] == "\r" { return true }
@@ -191,8 +204,8 @@ enum ShellWords {
 
     /// `cmd`'s escapes undone (`^X` is X, `^` and a line break continue the line), and its
     /// quoting made bash's: `"` quotes, `\"` inside is a quote.
-    private static func unescapeWindows(_ source: [Character]) -> [Character] {
-        var result: [Character] = []
+    private static func unescapeWindows(_ source: [Unicode.Scalar]) -> [Unicode.Scalar] {
+        var result: [Unicode.Scalar] = []
         var index = 0
         while index < source.count {
             let character = source[index]

@@ -19,89 +19,94 @@ struct Word: Equatable, Sendable {
 /// `\"` and `\\`, `$'…'` takes bash's ANSI-C escapes (`\n`, `\t`, `\e`, `\xHH`, `\'`), a backslash
 /// outside quotes escapes the next character, and an unquoted `#` followed by a blank (or ending
 /// the line) begins a comment: `#3` is a word, naming a response. ``Quoting`` writes words back.
+///
+/// Read by Unicode scalars, not Characters: a combining mark after a quote, a backslash or a
+/// blank is text, and never hides the quote or the blank from the reader.
 enum Tokenizer {
-    /// `#` followed by a blank or the end of the line.
-    private static func isCommentStart(_ line: Substring, _ index: Substring.Index) -> Bool {
-        let next = line.index(after: index)
-        return next == line.endIndex || line[next] == " " || line[next] == "\t"
-    }
-
     static func words(_ line: Substring, firstColumn: Int = 1) throws(CommandError) -> [Word] {
         try scan(line, firstColumn: firstColumn).map(\.word)
     }
 
-    /// The words with where each ends in `line` and the column after it.
+    /// The words with where each ends in `line` (a scalar boundary) and the column after it; with
+    /// `limit`, the first `limit` words only, and nothing after them is read.
     static func scan(
-        _ line: Substring, firstColumn: Int = 1
+        _ line: Substring, firstColumn: Int = 1, limit: Int? = nil
     ) throws(CommandError) -> [(
         word: Word, end: Substring.Index, endColumn: Int
     )] {
+        let scalars = line.unicodeScalars
         var words: [(word: Word, end: Substring.Index, endColumn: Int)] = []
         var current = ""
         var start: Int?
         var quoted = false
-        var quote: Character?
+        var quote: Unicode.Scalar?
         var quoteColumn = 0
         var column = firstColumn - 1
         var escaping = false
         /// Inside `$'…'`.
         var ansi = false
 
-        var index = line.startIndex
+        var index = scalars.startIndex
         func finish() {
             if let start { words.append((Word(current, column: start, quoted: quoted), index, column)) }
             current = ""
             start = nil
             quoted = false
         }
+        func enough() -> Bool { limit.map { words.count >= $0 } ?? false }
+        func next(after index: Substring.UnicodeScalarView.Index) -> Unicode.Scalar? {
+            let following = scalars.index(after: index)
+            return following < scalars.endIndex ? scalars[following] : nil
+        }
 
-        while index < line.endIndex {
-            let character = line[index]
-            defer { index = line.index(after: index) }
+        while index < scalars.endIndex {
+            let scalar = scalars[index]
+            defer { index = scalars.index(after: index) }
             column += 1
             if escaping {
-                current.append(character)
+                current.unicodeScalars.append(scalar)
                 escaping = false
                 continue
             }
             if ansi {
-                if character == "'" {
+                if scalar == "'" {
                     ansi = false
                     quote = nil
-                } else if character == "\\" {
+                } else if scalar == "\\" {
                     // The escape and what it takes, decoded as bash decodes it.
-                    let rest = Array(line[line.index(after: index)...])
+                    let rest = Array(scalars[scalars.index(after: index)...])
                     guard !rest.isEmpty else { break }
                     let (decoded, length) = ShellWords.ansiEscape(rest, at: 0)
                     current += decoded
                     for _ in 0..<length {
-                        index = line.index(after: index)
+                        index = scalars.index(after: index)
                         column += 1
                     }
                 } else {
-                    current.append(character)
+                    current.unicodeScalars.append(scalar)
                 }
                 continue
             }
             if let open = quote {
-                if character == open {
+                if scalar == open {
                     quote = nil
-                } else if character == "\\", open == "\"" {
+                } else if scalar == "\\", open == "\"" {
                     escaping = true
                 } else {
-                    current.append(character)
+                    current.unicodeScalars.append(scalar)
                 }
                 continue
             }
-            switch character {
+            switch scalar {
             case " ", "\t", "\n":
                 finish()
+                if enough() { return words }
             case "'", "\"":
                 if start == nil {
                     start = column
                     quoted = true
                 }
-                quote = character
+                quote = scalar
                 quoteColumn = column
             case "\\":
                 if start == nil {
@@ -109,9 +114,10 @@ enum Tokenizer {
                     quoted = true
                 }
                 escaping = true
-            case "#" where start == nil && isCommentStart(line, index):
+            // `#` followed by a blank or the end of the line.
+            case "#" where start == nil && [nil, " ", "\t"].contains(next(after: index)):
                 return words
-            case "$" where line.index(after: index) < line.endIndex && line[line.index(after: index)] == "'":
+            case "$" where next(after: index) == "'":
                 if start == nil {
                     start = column
                     quoted = true
@@ -119,15 +125,15 @@ enum Tokenizer {
                 quote = "'"
                 quoteColumn = column
                 ansi = true
-                index = line.index(after: index)
+                index = scalars.index(after: index)
                 column += 1
             default:
                 if start == nil { start = column }
-                current.append(character)
+                current.unicodeScalars.append(scalar)
             }
         }
-        if quote != nil {
-            throw CommandError("unterminated quote", column: quoteColumn, hint: "close it with \(quote!)")
+        if let quote {
+            throw CommandError("unterminated quote", column: quoteColumn, hint: "close it with \(quote)")
         }
         if escaping { current.append("\\") }
         column += 1

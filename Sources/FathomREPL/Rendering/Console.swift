@@ -9,6 +9,8 @@ public protocol Console: SecretPrompter {
     var isInteractive: Bool { get }
     /// The terminal's height in rows; 0 when unknown.
     var rows: Int { get }
+    /// The terminal's width in columns, which long sentences are wrapped to; 0 when unknown.
+    var columns: Int { get }
     /// Shows `text` through the pager; returns `false` when no pager could run.
     func page(_ text: String) -> Bool
 }
@@ -17,5 +19,6 @@ extension Console {
     public func page(_ text: String) -> Bool { false }
     public func readSecret(prompt: String) async -> String? { nil }
     public var rows: Int { 0 }
+    public var columns: Int { 0 }
     public var canAskForSecrets: Bool { isInteractive }
 }

@@ -7,11 +7,14 @@ import Foundation
 struct OutputRenderer: Sendable {
     let palette: Palette
     let redactor: Redactor
+    /// The terminal's width that sentences wrap to at blanks; 0 does not wrap (scripts, files).
+    var width = 0
     private let errors = ErrorRenderer()
 
-    init(palette: Palette, redactor: Redactor) {
+    init(palette: Palette, redactor: Redactor, width: Int = 0) {
         self.palette = palette
         self.redactor = redactor
+        self.width = width
     }
 
     func render(_ output: Output) -> RenderedOutput {
@@ -73,9 +76,10 @@ struct OutputRenderer: Sendable {
     private func operation(_ detail: OperationDetail) -> String {
         var lines = [palette.bold(detail.title) + (detail.operationID.map { "  " + palette.cyan($0) } ?? "")]
         if detail.deprecated { lines.append(palette.red("deprecated")) }
-        if let summary = detail.summary { lines.append(summary) }
+        if let summary = detail.summary { lines.append(TextWrap.wrap(summary, width: width)) }
         if let description = detail.description, description != detail.summary {
-            lines.append(palette.dim(description.trimmingCharacters(in: .whitespacesAndNewlines)))
+            lines.append(
+                palette.dim(TextWrap.wrap(description.trimmingCharacters(in: .whitespacesAndNewlines), width: width)))
         }
         if !detail.parameters.isEmpty {
             lines.append("")
@@ -92,7 +96,7 @@ struct OutputRenderer: Sendable {
                 if let value = parameter.defaultValue { line += palette.dim("  default \(value)") }
                 if parameter.deprecated { line += palette.red("  deprecated") }
                 if let text = parameter.description?.split(separator: "\n").first { line += palette.dim("  " + text) }
-                lines.append(line)
+                lines.append(TextWrap.wrap(line, width: width, indent: String(repeating: " ", count: 10)))
             }
         }
         if !detail.body.isEmpty {
@@ -104,7 +108,10 @@ struct OutputRenderer: Sendable {
             lines.append("")
             lines.append(palette.bold("responses"))
             for response in detail.responses {
-                lines.append("  " + palette.bold(response.status) + (response.description.map { "  " + $0 } ?? ""))
+                lines.append(
+                    TextWrap.wrap(
+                        "  " + palette.bold(response.status) + (response.description.map { "  " + $0 } ?? ""),
+                        width: width, indent: "      "))
                 for content in response.content {
                     lines.append("      \(palette.dim(content.mediaType))  \(content.schema)")
                 }
@@ -439,18 +446,20 @@ struct OutputRenderer: Sendable {
 
     private func help(_ spec: CommandSpec?) -> (String, pageable: Bool) {
         if let spec {
-            var text = palette.bold(spec.synopsis) + "\n  " + spec.summary
-            if !spec.details.isEmpty { text += "\n  " + spec.details }
+            var text =
+                palette.bold(spec.synopsis) + "\n" + TextWrap.wrap("  " + spec.summary, width: width, indent: "  ")
+            if !spec.details.isEmpty { text += "\n" + TextWrap.wrap("  " + spec.details, width: width, indent: "  ") }
             if !spec.aliases.isEmpty { text += "\n  also: " + spec.aliases.joined(separator: ", ") }
             return (text, false)
         }
         var text = ""
+        let indent = String(repeating: " ", count: 12)
         for group in CommandSpec.Group.allCases {
             text += palette.bold(group.rawValue) + "\n"
             for spec in CommandRegistry.all where spec.group == group {
-                text +=
+                let line =
                     "  " + palette.cyan(spec.name.padding(toLength: 10, withPad: " ", startingAt: 0)) + spec.summary
-                    + "\n"
+                text += TextWrap.wrap(line, width: width, indent: indent) + "\n"
             }
         }
         text += palette.dim("`help COMMAND` for one command; {{name}} expands variables in every argument.")

@@ -97,8 +97,10 @@ public struct ReplayRunner: Sendable {
                 )
             }
         }
+        /// Secrets asked for at the terminal, once each, before anything is sent.
+        var asked: [(name: String, value: String)] = []
         if problems.isEmpty {
-            problems = await checkSecretsAndEnvironment(plans.map(\.file), executorOptions, given: fileSecrets)
+            (problems, asked) = await checkSecretsAndEnvironment(plans.map(\.file), executorOptions, given: fileSecrets)
         }
         guard problems.isEmpty else {
             complain(renderer.problems(problems))
@@ -115,7 +117,7 @@ public struct ReplayRunner: Sendable {
             reports.append(
                 await run(
                     plan.file, executor: executor, recording: plan.recording,
-                    secrets: fileSecrets[plan.file.path] ?? [],
+                    secrets: asked + (fileSecrets[plan.file.path] ?? []),
                     stop: &stop))
             // What each session called, added up (a file may load its own description).
             for state in await executor.session.specs {
@@ -162,11 +164,13 @@ public struct ReplayRunner: Sendable {
     }
 
     /// One session that sends nothing answers for all files: the environment can be used, and
-    /// every `secret NAME` has a value (environment, .env, --var) or a terminal to ask on.
+    /// every `secret NAME` has a value (environment, .env, --var) — or, at a terminal, is asked
+    /// for now, once for every file, with the line that needs it, before the first request goes.
     private func checkSecretsAndEnvironment(
         _ files: [SessionFile], _ executorOptions: Executor.Options, given: [String: [(name: String, value: String)]]
-    ) async -> [ReplayProblem] {
+    ) async -> (problems: [ReplayProblem], asked: [(name: String, value: String)]) {
         var problems: [ReplayProblem] = []
+        var asked: [(name: String, value: String)] = []
         let probe = Executor(options: executorOptions)
         if let environment = options.environment {
             let result = await probe.run(EnvCommand(use: environment), text: "env use \(environment)", location: nil)
@@ -181,19 +185,33 @@ public struct ReplayRunner: Sendable {
         for file in files {
             let secretNames = file.secretNames.filter { name in
                 !options.variables.contains { $0.name == name }
-                    && !(given[file.path] ?? []).contains { $0.name == name }
+                    && !(given[file.path] ?? []).contains { $0.name == name } && !asked.contains { $0.name == name }
             }
-            for name in await probe.missingSecrets(secretNames) {
-                let line = file.entries.first {
+            for name in await probe.storedlessSecrets(secretNames) {
+                let declared = file.entries.first {
                     ($0.command as? SecretCommand).map { $0.name == name && $0.value == nil } ?? false
                 }?.line
+                // The line that needs it says what it is for.
+                let user = file.entries.first { $0.text.contains("{{\(name)}}") }
+                if prompter.canAskForSecrets {
+                    let context = user.map { " (\(file.path):\($0.line) \(Self.firstLine($0.text)))" } ?? ""
+                    if let value = await prompter.readSecret(prompt: "\(name)\(context): "), !value.isEmpty {
+                        asked.append((name, value))
+                        continue
+                    }
+                }
                 problems.append(
                     ReplayProblem(
-                        file: file.path, line: line, reason: "secret '\(name)' has no value",
+                        file: file.path, line: declared, reason: "secret '\(name)' has no value",
                         hint: "set \(DotEnv.secretKey(for: name)) or add it to .env"))
             }
         }
-        return problems
+        return (problems, asked)
+    }
+
+    private static func firstLine(_ text: String) -> String {
+        let line = text.split(separator: "\n").first.map(String.init) ?? text
+        return line.count > 60 ? line.prefix(60) + "…" : line
     }
 
     /// One file in a fresh session.

@@ -31,7 +31,9 @@ struct OutputPrinter: Sendable {
         case .json:
             console.write(json.render(output))
         case .text:
-            let rendered = text.render(output)
+            var renderer = text
+            if console.isInteractive { renderer.width = console.columns }
+            let rendered = renderer.render(output)
             switch rendered.stream {
             case .standardError: console.writeError(rendered.text)
             case .standardOutput:

@@ -138,7 +138,10 @@ public final class REPL: Sendable {
 
     /// Runs one entry and prints its outputs (and a replay it asked for).
     private func run(_ entry: String, remembered: Bool) async -> Executor.Outcome {
+        // At a terminal a slow line says how long it has run, and that Ctrl-C cancels it.
+        let notice = interactive ? SlowLineNotice(console: printer.console, palette: palette) : nil
         let result = await executor.run(entry)
+        notice?.finish()
         printer.print(result.outputs, pager: await executor.pagerMode)
         if interactive { await executor.updateSnapshot(after: result) }
         guard let followUp = result.followUp else { return result.outcome }

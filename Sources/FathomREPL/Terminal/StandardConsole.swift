@@ -27,6 +27,14 @@ public final class StandardConsole: Console {
         return Int(rows)
     }
 
+    public var columns: Int {
+        guard isInteractive else { return 0 }
+        var rows: Int32 = 0
+        var columns: Int32 = 0
+        fathom_terminal_size(&rows, &columns)
+        return Int(columns)
+    }
+
     /// `$PAGER`, `less -FRX` by default, fed through a pipe.
     ///
     /// Started with `posix_spawn` in Fathom's own process group — the terminal's foreground group —

@@ -20,7 +20,8 @@ import Testing
             "body form a=1 b='two words'", "body json name=Ada age:=36", "body multipart f@photo.jpg a=b",
             "body example", "body <<EOF\nline one\n  two\nEOF", "body raw <<EOF\n{\"a\":\n1}\nEOF",
             "body raw 'a=1&b=2'",
-            "body raw $'a\\r\\nb'", "body <<EOF\nnone\nEOF", "body <<EOF\nit's\nEOF",
+            "body raw $'a\\r\\nb'", "body <<EOF\nnone\nEOF", "body <<EOF\nit's\nEOF", "body text $'a\\r\\nb'",
+            "body text and more",
         ],
         "send": ["send"],
         "show": [
@@ -111,6 +112,20 @@ import Testing
         let again = try #require(try CommandParser.parse(written), "\(written)")
         #expect(again.isEqual(to: command), "'\(line)' wrote '\(written)', which parses to \(again)")
         #expect(again.line == written, "'\(written)' is not canonical: it writes '\(again.line)'")
+    }
+
+    /// Inputs the fuzz target found: each command's line parses back to it.
+    @Test(arguments: [
+        "get \u{12}\u{0}ser\u{590}\u{FFFD}\u{0}\u{0}\u{59C}er\u{590}\u{FFFD}\u{FFFD}",
+        "body <<'e=\u{0}<'e\nb\u{0F}o\u{FFFD}3\r\r<<'e=\u{0}\u{0}\u{FFFD}st\n",
+        #"expect "$.headers['er-Agent']" ~ "^f'''m/""#,
+    ])
+    func fuzzFindingsRoundTrip(_ text: String) throws {
+        let command = try #require(try CommandParser.parse(text))
+        let written = command.line
+        let again = try CommandParser.parse(written)
+        let report = "\(text.debugDescription) wrote \(written.debugDescription): \(String(reflecting: again))"
+        #expect(again?.isEqual(to: command) == true, "\(report.replacingOccurrences(of: "\u{0}", with: "<NUL>"))")
     }
 
     /// The quoter's words are read back by the tokenizer as they were made, whatever they hold.
