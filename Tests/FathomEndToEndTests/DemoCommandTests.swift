@@ -26,6 +26,12 @@ import Testing
         let help = try FathomBinary.run(["--help"])
         #expect(help.status == 0)
         #expect(help.stdout.contains("tour"))
+        // The prompt is what `fathom` runs: its options are shown with the subcommands.
+        for option in [
+            "USAGE: fathom [<url>]", "--demo", "-c <c>", "--spec <spec>", "--output <output>", "--env <env>",
+        ] {
+            #expect(help.stdout.contains(option), "fathom --help lacks \(option)")
+        }
         let version = try FathomBinary.run(["--version"])
         #expect(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.2.0")
     }

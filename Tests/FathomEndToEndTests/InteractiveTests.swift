@@ -76,6 +76,21 @@ struct InteractiveTests {
         try terminal.waitFor("schema ✓")
     }
 
+    /// A request slower than a second says how long it has run and that Ctrl-C cancels it; the
+    /// notice is gone once the response is shown. A script never sees it (`PromptScriptTests`).
+    @Test func aSlowRequestSaysCtrlCCancelsIt() throws {
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let terminal = try start()
+        try terminal.waitFor("/>")
+        try terminal.type("get /slow ms==2500")
+        try terminal.send("Enter")
+        let running = try terminal.waitFor("— Ctrl-C cancels")
+        #expect(running.contains(" s — Ctrl-C cancels") || running.contains(" ms — Ctrl-C cancels"))
+        let done = try terminal.waitFor("200 OK")
+        try terminal.waitForPrompt()
+        #expect(!((try? terminal.screen()) ?? done).contains("Ctrl-C cancels"), "the notice is wiped")
+    }
+
     @Test func ctrlCCancelsARequestAndClearsTheLineCtrlDExits() throws {
         defer { try? FileManager.default.removeItem(atPath: state) }
         let terminal = try start()

@@ -27,6 +27,14 @@ import Testing
         #expect(!run.stdout.contains("GET"), "no prompt when not on a terminal")
     }
 
+    /// A slow request in a script prints its response and nothing about Ctrl-C.
+    @Test func aScriptNeverSaysCtrlCCancels() throws {
+        let server = try DemoServerProcess()
+        let run = try FathomBinary.run([server.baseURL, "-c", "get /slow ms==1300"])
+        #expect(run.status == 0)
+        #expect(!run.stdout.contains("Ctrl-C") && !run.stderr.contains("Ctrl-C"))
+    }
+
     @Test func commandsFromDashCAndExitStatus() throws {
         let server = try DemoServerProcess()
         let ok = try FathomBinary.run(["-c", "base \(server.baseURL)", "-c", "get /users/2", "--color", "always"])

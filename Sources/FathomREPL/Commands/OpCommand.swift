@@ -42,6 +42,19 @@ struct OpCommand: SingleCommand {
         let loaded = try executor.requireSpec()
         let api = loaded.description
         let operation = try DescribeCommand.operation(id: operationID, in: api)
+        // A field that is no parameter and no body field the operation declares is a slip.
+        let fields = api.bodyFields(for: operation).map(\.name)
+        let parameters = operation.parameters.map(\.name)
+        for case .field(let name, _) in items
+        where !parameters.contains(name) && !fields.contains(name) && (operation.requestBody == nil || !fields.isEmpty)
+        {
+            let known = parameters + fields
+            throw CommandError(
+                "\(operationID) has no parameter '\(name)'"
+                    + (operation.requestBody == nil ? "" : " and no body field so named"),
+                hint: CommandError.suggestion(for: name, among: known)
+                    ?? (known.isEmpty ? "it takes none" : "it takes \(known.joined(separator: ", "))"))
+        }
         var remaining = items
         func take(_ name: String) -> String? {
             guard let index = remaining.firstIndex(where: { if case .field(name, _) = $0 { true } else { false } }),
@@ -64,19 +77,6 @@ struct OpCommand: SingleCommand {
                     hint: "give \(parameter.name)=VALUE, or `set \(parameter.name) VALUE`")
             }
             path = path.replacingOccurrences(of: "{\(parameter.name)}", with: value)
-        }
-        // A field that is no parameter and no body field the operation declares is a slip.
-        let fields = api.bodyFields(for: operation).map(\.name)
-        let parameters = operation.parameters.filter { $0.location != .path }.map(\.name)
-        for case .field(let name, _) in remaining
-        where !parameters.contains(name) && !fields.contains(name) && (operation.requestBody == nil || !fields.isEmpty)
-        {
-            let known = parameters + fields
-            throw CommandError(
-                "\(operationID) has no parameter '\(name)'"
-                    + (operation.requestBody == nil ? "" : " and no body field so named"),
-                hint: CommandError.suggestion(for: name, among: known + operation.parameters.map(\.name))
-                    ?? (known.isEmpty ? "it takes none" : "it takes \(known.joined(separator: ", "))"))
         }
         // In the order given: a `name=value` the operation takes as a query or header parameter goes there.
         let routed = remaining.map { item -> RequestItem in

@@ -256,7 +256,8 @@ struct CurlInvocation: Equatable, Sendable {
         var query = queries
         if get { query += data }
         curl.urls = urls.map { given in
-            var url = given.contains("://") ? given : "http://" + given
+            // As curl does, a URL without a scheme is http; a `{{variable}}` carries its own.
+            var url = given.contains("://") || given.hasPrefix("{{") ? given : "http://" + given
             if !query.isEmpty {
                 url +=
                     (url.contains("?") ? (url.hasSuffix("?") || url.hasSuffix("&") ? "" : "&") : "?")

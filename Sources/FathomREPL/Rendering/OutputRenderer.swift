@@ -388,9 +388,10 @@ struct OutputRenderer: Sendable {
             if let auth = other.auth { stayed.append("its auth (\(auth))") }
             if other.defaults > 0 { stayed.append("\(other.defaults) default\(other.defaults == 1 ? "" : "s")") }
             if other.description { stayed.append("its description's checks") }
+            let list =
+                stayed.count > 1 ? stayed.dropLast().joined(separator: ", ") + " and " + stayed.last! : stayed.joined()
             return palette.dim(
-                "\(other.origin) is not \(other.api): \(stayed.joined(separator: ", ")) stayed behind — "
-                    + "`api share \(other.origin)` shares them")
+                "\(other.origin) is not \(other.api): \(list) stayed behind — `api share \(other.origin)` shares them")
         }
     }
 

@@ -120,3 +120,47 @@ import Testing
         #expect(OneLinerCommand.specs.map(\.name) == OneLinerCommand.methods)
     }
 }
+
+@Suite struct OneLinerSelfContainedTests {
+    /// URLs without a scheme, as HTTPie reads them; a dotted name alone stays a path.
+    @Test(arguments: [
+        ("get localhost:8765/uuid", "http://localhost:8765/uuid"), ("get :3000/x", "http://localhost:3000/x"),
+        ("get :/x", "http://localhost/x"), ("get localhost/path", "http://localhost/path"),
+        ("get 127.0.0.1:9/y", "http://127.0.0.1:9/y"), ("get api.example.com/v1", "http://api.example.com/v1"),
+        ("get example.com:8080", "http://example.com:8080"), ("get users.json", "users.json"), ("get /users", "/users"),
+        ("get users/1", "users/1"),
+    ])
+    func aURLWithoutItsSchemeIsAURL(line: String, target: String) throws {
+        let command = try #require(try parse(line, as: OneLinerCommand.self))
+        #expect(command.target == target)
+        #expect(command.items.isEmpty, "not read as a header `localhost: 8765/uuid`")
+    }
+
+    /// A one-liner with a path is one request: nothing from the draft before rides along.
+    @Test func aOneLinerReplacesTheDraft() async throws {
+        let transport = MockTransport()
+        transport.register("/", .json("{}"))
+        let executor = Executor(
+            options: .init(environmentPaths: [], dotEnvPath: nil, environment: [:], transport: transport))
+        for line in [
+            "base http://a.test", "header X-Api-Key: k-0123456789", "query page=2", "body {\"a\": 1}",
+            "auth draft bearer t-0123456789", "get /x X-Trace:1", "get /y",
+        ] {
+            #expect(await executor.run(line).outcome == .succeeded, "\(line)")
+        }
+        let requests = transport.requests
+        #expect(requests.count == 2)
+        #expect(requests[0].headers[NetworkHeaders.Name("X-Trace")] == "1")
+        for request in requests {
+            #expect(request.headers[NetworkHeaders.Name("X-Api-Key")] == nil)
+            #expect(request.headers[.authorization] == nil)
+            #expect(request.url.query == nil && request.body == nil)
+        }
+        #expect(requests[1].headers[NetworkHeaders.Name("X-Trace")] == nil)
+        // Without a path it sends the draft as it is, with this method.
+        _ = await executor.run("header X-Keep: yes")
+        _ = await executor.run("delete")
+        #expect(transport.requests.last?.method == .delete)
+        #expect(transport.requests.last?.headers[NetworkHeaders.Name("X-Keep")] == "yes")
+    }
+}

@@ -163,6 +163,39 @@ import Testing
         #expect(await executor.run("get /users rle==x").outcome == .succeeded)
     }
 
+    /// `validate strict` names every problem (up to 20), not the first "and 2 more".
+    @Test func strictNamesEveryProblem() async throws {
+        let (executor, transport, _) = try await Self.loaded()
+        _ = await executor.run("validate strict")
+        let refused = await executor.run("get /users rle==admin page==0 per_page==0")
+        let line = try #require(Self.failure(refused))
+        #expect(line.contains("unknown query parameter 'rle'"))
+        #expect(line.contains("query parameter 'page' is '0'"))
+        #expect(line.contains("query parameter 'per_page' is '0'"))
+        #expect(!line.contains("more"))
+        #expect(transport.requests.isEmpty)
+        #expect(CommandError.notSent((1...25).map { "p\($0)" }).message.hasSuffix("p20; and 5 more"))
+    }
+
+    /// `op` with a parameter the operation does not take says so, with the closest one.
+    @Test func anUnknownOpParameterIsNamed() async throws {
+        let (executor, transport, _) = try await Self.loaded()
+        let result = await executor.run("op getUser idd=2")
+        #expect(result.outcome == .failed)
+        #expect(Self.failure(result)?.contains("getUser has no parameter 'idd' — did you mean 'id'?") == true)
+        #expect(transport.requests.isEmpty)
+    }
+
+    /// The description checks requests to its API only: another origin is neither refused nor marked.
+    @Test func anotherOriginIsNotChecked() async throws {
+        let (executor, transport, _) = try await Self.loaded()
+        transport.register("/anything", .json("{}"))
+        _ = await executor.run("validate strict")
+        let elsewhere = await executor.run("get http://other.test/anything")
+        #expect(elsewhere.outcome == .succeeded, "\(elsewhere.outputs)")
+        #expect(!Self.texts(elsewhere).contains("schema"))
+    }
+
     @Test func bodyExampleFillsTheDraftFromTheOperation() async throws {
         let (executor, _, _) = try await Self.loaded()
         _ = await executor.run("method POST")

@@ -65,4 +65,31 @@ import Testing
         #expect(normalized(server.requests[1]) == normalized(server.requests[0]), "\(command)")
         #expect(server.bodies[1] == server.bodies[0], "\(command)")
     }
+
+    /// The exporters on their own: method, URL, headers and body as the tool writes them, a
+    /// secret by name, `--compressed` when the request asks for compression.
+    @Test func curlAndHTTPieWriteTheRequest() throws {
+        var request = try NetworkRequest("https://api.test/users?page=2", method: .post)
+            .header(NetworkHeaders.Name("X-Token"), "tok-Secret-1234")
+            .header(.acceptEncoding, "gzip")
+            .body(Data(#"{"a": "it's"}"#.utf8))
+            .prepared()
+        request.headers.add(.authorization, "Basic \(Data("ada:pw-Secret-99".utf8).base64EncodedString())")
+        let secrets = ExportSecrets([
+            .init(value: "tok-Secret-1234", name: "token"), .init(value: "pw-Secret-99", name: "password"),
+        ])
+        let curl = try CurlExport(secrets: secrets).command(for: request)
+        #expect(curl.contains("-X POST 'https://api.test/users?page=2' --compressed \\\n"), "\(curl)")
+        #expect(curl.contains(#"-H "X-Token: ${FATHOM_SECRET_TOKEN}""#))
+        #expect(curl.contains(#"-u "ada:${FATHOM_SECRET_PASSWORD}""#))
+        #expect(curl.contains(#"--data-binary '{"a": "it'\''s"}'"#))
+        #expect(!curl.contains("tok-Secret-1234") && !curl.contains("pw-Secret-99"))
+        let httpie = try HTTPieExport(secrets: secrets).command(for: request)
+        #expect(httpie.hasPrefix("http --ignore-stdin -a \"ada:${FATHOM_SECRET_PASSWORD}\" --raw"), "\(httpie)")
+        #expect(httpie.contains("POST 'https://api.test/users?page=2'"))
+        #expect(httpie.contains(#""X-Token:${FATHOM_SECRET_TOKEN}""#))
+        let plain = try CurlExport(secrets: ExportSecrets([])).command(
+            for: try NetworkRequest.get("http://a.test/").prepared())
+        #expect(!plain.contains("--compressed"))
+    }
 }
