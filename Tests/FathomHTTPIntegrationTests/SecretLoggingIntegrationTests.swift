@@ -2,7 +2,7 @@ import FathomTestSupport
 import Foundation
 import Testing
 
-@testable import FathomHTTP
+@_spi(Fathom) @testable import FathomHTTP
 
 /// A secret planted in every place a request can carry one, against a real server that echoes it
 /// all back, must never reach the log at any level.

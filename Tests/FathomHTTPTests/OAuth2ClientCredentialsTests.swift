@@ -3,7 +3,7 @@ import Foundation
 import Logging
 import Testing
 
-@testable import FathomHTTP
+@_spi(Fathom) @testable import FathomHTTP
 
 /// A token endpoint and an API on one MockTransport: the endpoint counts what it issues, the API
 /// accepts only the newest token.

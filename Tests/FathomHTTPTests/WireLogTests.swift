@@ -2,7 +2,7 @@ import FathomTestSupport
 import Foundation
 import Testing
 
-@testable import FathomHTTP
+@_spi(Fathom) @testable import FathomHTTP
 
 @Suite struct WireLogTests {
     static let secret = "planted-secret-7f3a9c21e5"

@@ -7,7 +7,10 @@ extension NetworkClient {
     /// for that request; one failure does not stop the others. Cancelling the calling task cancels
     /// every request still running or waiting, and those results are ``NetworkError/cancelled(after:)``.
     ///
-    /// - Parameter maxConcurrent: The most requests in flight at once; 6 by default, at least 1.
+    /// - Parameters:
+    ///   - requests: The requests to send.
+    ///   - maxConcurrent: The most requests in flight at once; 6 by default, at least 1.
+    /// - Returns: A result per request, in the order of `requests`.
     public func sendAll(
         _ requests: [NetworkRequest], maxConcurrent: Int = 6
     ) async

@@ -11,6 +11,7 @@ public struct CancellationHandle: Sendable {
     /// Cancels the work; its completion handler receives ``NetworkError/cancelled(after:)``.
     public func cancel() { task.cancel() }
 
+    /// Whether the request was cancelled.
     public var isCancelled: Bool { task.isCancelled }
 }
 

@@ -16,6 +16,7 @@ public final class NetworkClient: Sendable {
     /// Turns an unsuccessful response into the error to throw; `nil` keeps the default error.
     public typealias ErrorMapper = @Sendable (NetworkResponse<Data>) -> (any Error)?
 
+    /// How a client sends and decodes: base URL, interceptors, decoding, logging and masking.
     public struct Configuration: Sendable {
         /// The URL relative request targets resolve against.
         public var baseURL: String?
@@ -27,11 +28,14 @@ public final class NetworkClient: Sendable {
         public var errorMapper: ErrorMapper?
         /// Where the wire log goes; `nil` (the default) logs nothing.
         public var logger: Logger?
-        /// How much the wire log shows. `info` by default.
+        /// How much the wire log shows.
+        ///
+        /// `info` by default.
         public var logDetail: LogDetail
         /// Masks secrets in logs and errors.
         public var redactor: Redactor
 
+        /// A configuration; every part has a default (no base URL, no interceptors, no log).
         public init(
             baseURL: String? = nil, interceptors: [any Interceptor] = [], jsonDecoder: JSONDecoder = JSONDecoder(),
             errorMapper: ErrorMapper? = nil, logger: Logger? = nil, logDetail: LogDetail = .info,
@@ -47,7 +51,9 @@ public final class NetworkClient: Sendable {
         }
     }
 
+    /// How the client sends and decodes.
     public let configuration: Configuration
+    /// Where requests go.
     public let transport: any Transport
     private let pipeline: Next
 
@@ -78,6 +84,7 @@ public final class NetworkClient: Sendable {
         self.pipeline = InterceptorChain.make(configuration.interceptors, ending: last)
     }
 
+    /// A client from the parts of its configuration, most often the base URL and interceptors.
     public convenience init(
         baseURL: String? = nil, interceptors: [any Interceptor] = [], logger: Logger? = nil,
         logDetail: LogDetail = .info, transport: any Transport = AsyncHTTPClientTransport.shared

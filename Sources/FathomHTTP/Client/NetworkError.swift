@@ -56,6 +56,7 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
     /// Any other transport failure.
     case transport(String)
 
+    /// What went wrong, as a sentence that says what to do about it.
     public var description: String {
         switch self {
         case .invalidURL(let url, let reason):
@@ -166,6 +167,7 @@ extension Duration {
 
 /// Formats byte counts for people: `512 B`, `1.5 KiB`, `64 MiB`.
 @_spi(Fathom) public enum ByteCount {
+    /// A byte count for people: `512 B`, `1.5 KiB`, `12 MiB`.
     public static func format(_ count: Int) -> String {
         let units = ["B", "KiB", "MiB", "GiB", "TiB"]
         var value = Double(count)

@@ -2,20 +2,25 @@ import Foundation
 
 /// A response: status, headers, the body as `Body`, and what it took to get it.
 public struct NetworkResponse<Body> {
+    /// The status.
     public var status: HTTPStatus
+    /// The header fields, in the order they came.
     public var headers: NetworkHeaders
+    /// The body: the bytes, or what a decoder made of them.
     public var body: Body
-    /// `HTTP/1.1`, `HTTP/2`, …
+    /// `HTTP/1.1`, `HTTP/2`, ….
     public var httpVersion: String
     /// The request as it was actually sent (after interceptors; the last one when redirected).
     public var request: PreparedRequest
     /// The URLs redirected from, in order; empty when there was no redirect.
     public var redirects: [RequestURL]
+    /// When the first byte came and when the whole response had.
     public var timing: Timing
 
     /// How long the response took.
     public typealias Timing = ResponseTiming
 
+    /// A response; `redirects` are the URLs followed before it, `timing` how long it took.
     public init(
         status: HTTPStatus, headers: NetworkHeaders = NetworkHeaders(), body: Body, httpVersion: String = "HTTP/1.1",
         request: PreparedRequest, redirects: [RequestURL] = [], timing: Timing = Timing(firstByte: .zero, total: .zero)
@@ -52,6 +57,7 @@ public struct ResponseTiming: Hashable, Sendable {
     /// From sending the request to the last byte of the body.
     public var total: Duration
 
+    /// Timings from the first byte and the whole response.
     public init(firstByte: Duration, total: Duration) {
         self.firstByte = firstByte
         self.total = total

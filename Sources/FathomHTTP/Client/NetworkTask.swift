@@ -7,7 +7,9 @@ import Foundation
 /// let name = try await task.map(\.name).value()
 /// ```
 public struct NetworkTask<Value: Sendable>: Sendable {
+    /// The client that sends the request.
     public let client: NetworkClient
+    /// The request, sent when the task runs.
     public let request: NetworkRequest
     private let transform: @Sendable (NetworkResponse<Data>) throws -> Value
 

@@ -1,8 +1,11 @@
 /// An HTTP response status: the code and the reason phrase the server sent.
 public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
+    /// The three-digit code.
     public let code: Int
+    /// The reason phrase the server sent, or the standard one for the code.
     public let reasonPhrase: String
 
+    /// A status from its code; without a phrase, the standard one (`404` → `Not Found`).
     public init(code: Int, reasonPhrase: String? = nil) {
         self.code = code
         self.reasonPhrase = reasonPhrase ?? HTTPStatus.standardReason(for: code)
@@ -13,6 +16,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
         case informational, success, redirection, clientError, serverError, unknown
     }
 
+    /// Whether the status is informational, a success, a redirect, a client or a server error.
     public var category: Category {
         switch code {
         case 100..<200: .informational
@@ -27,15 +31,23 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     /// Whether the status is 2xx.
     public var isSuccess: Bool { category == .success }
 
+    /// `404 Not Found`.
     public var description: String { reasonPhrase.isEmpty ? "\(code)" : "\(code) \(reasonPhrase)" }
 
+    /// Whether two statuses have the same code (phrases aside).
     public static func == (lhs: HTTPStatus, rhs: HTTPStatus) -> Bool { lhs.code == rhs.code }
+    /// Hashes the code, as statuses compare.
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
+    /// `200 OK`.
     public static let ok = HTTPStatus(code: 200)
+    /// `201 Created`.
     public static let created = HTTPStatus(code: 201)
+    /// `204 No Content`.
     public static let noContent = HTTPStatus(code: 204)
+    /// `401 Unauthorized`.
     public static let unauthorized = HTTPStatus(code: 401)
+    /// `404 Not Found`.
     public static let notFound = HTTPStatus(code: 404)
 
     static func standardReason(for code: Int) -> String {

@@ -11,42 +11,65 @@ public struct NetworkHeaders: Sendable, Hashable, Sequence, ExpressibleByDiction
         /// The lower-cased name used for comparison.
         public let canonicalName: String
 
+        /// A name as written; it compares case-insensitively.
         public init(_ name: String) {
             self.rawName = name
             self.canonicalName = name.lowercased()
         }
 
+        /// A name from a string literal: `"X-Trace"`.
         public init(stringLiteral value: String) {
             self.init(value)
         }
 
+        /// The name as it was written.
         public var description: String { rawName }
 
+        /// Whether two names are the same, case aside.
         public static func == (lhs: Name, rhs: Name) -> Bool { lhs.canonicalName == rhs.canonicalName }
+        /// Hashes the lower-cased name, as names compare.
         public func hash(into hasher: inout Hasher) { hasher.combine(canonicalName) }
 
+        /// `Accept`: the media types a response may have.
         public static let accept: Name = "Accept"
+        /// `Accept-Encoding`: the content codings a response may use.
         public static let acceptEncoding: Name = "Accept-Encoding"
+        /// `Authorization`: the request's credentials.
         public static let authorization: Name = "Authorization"
+        /// `Content-Encoding`: the coding a body is in (`gzip`).
         public static let contentEncoding: Name = "Content-Encoding"
+        /// `Content-Length`: the body's size in bytes.
         public static let contentLength: Name = "Content-Length"
+        /// `Content-Type`: the body's media type.
         public static let contentType: Name = "Content-Type"
+        /// `Cookie`: the cookies a request carries.
         public static let cookie: Name = "Cookie"
+        /// `Host`: the request's authority.
         public static let host: Name = "Host"
+        /// `Link`: related resources ([RFC 8288](https://www.rfc-editor.org/rfc/rfc8288)), pagination among them.
         public static let link: Name = "Link"
+        /// `Location`: where a redirect or a created resource is.
         public static let location: Name = "Location"
+        /// `Proxy-Authorization`: credentials for a proxy.
         public static let proxyAuthorization: Name = "Proxy-Authorization"
+        /// `Retry-After`: how long to wait before trying again.
         public static let retryAfter: Name = "Retry-After"
+        /// `Set-Cookie`: a cookie a response sets.
         public static let setCookie: Name = "Set-Cookie"
+        /// `User-Agent`: the client that sends the request.
         public static let userAgent: Name = "User-Agent"
+        /// `X-API-Key`: an API key, where an API takes one in a header.
         public static let xAPIKey: Name = "X-API-Key"
     }
 
     /// One header field: a name and its value.
     public struct Field: Hashable, Sendable {
+        /// The field's name.
         public var name: Name
+        /// The field's value, as it goes on the wire.
         public var value: String
 
+        /// A field from its name and value.
         public init(name: Name, value: String) {
             self.name = name
             self.value = value
@@ -56,17 +79,22 @@ public struct NetworkHeaders: Sendable, Hashable, Sequence, ExpressibleByDiction
     /// The fields in the order they were added.
     public private(set) var fields: [Field] = []
 
+    /// No fields.
     public init() {}
 
+    /// Fields from name and value pairs, in order.
     public init(_ fields: [(String, String)]) {
         self.fields = fields.map { Field(name: Name($0.0), value: $0.1) }
     }
 
+    /// Fields from a dictionary literal, in the order written: `["Accept": "application/json"]`.
     public init(dictionaryLiteral elements: (Name, String)...) {
         self.fields = elements.map { Field(name: $0.0, value: $0.1) }
     }
 
-    /// The first value for `name`, or `nil`. Setting replaces every value; `nil` removes them.
+    /// The first value for `name`, or `nil`.
+    ///
+    /// Setting replaces every value; `nil` removes them.
     public subscript(name: Name) -> String? {
         get { fields.first { $0.name == name }?.value }
         set {
@@ -112,13 +140,17 @@ public struct NetworkHeaders: Sendable, Hashable, Sequence, ExpressibleByDiction
         }
     }
 
+    /// Whether there are no fields.
     public var isEmpty: Bool { fields.isEmpty }
+    /// How many fields there are, repeated names counted each time.
     public var count: Int { fields.count }
 
+    /// The fields in order.
     public func makeIterator() -> IndexingIterator<[Field]> {
         fields.makeIterator()
     }
 
+    /// The fields as `Name: value` lines.
     public var description: String {
         fields.map { "\($0.name.rawName): \($0.value)" }.joined(separator: "\n")
     }

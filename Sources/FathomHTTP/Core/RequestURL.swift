@@ -14,6 +14,7 @@ public struct RequestURL: Hashable, Sendable, CustomStringConvertible {
     /// The percent-encoded query without `?`, or `nil` when there is none.
     public var query: String?
 
+    /// A URL from its parts, the path and query already percent-encoded.
     public init(scheme: String, host: String, port: Int? = nil, path: String = "/", query: String? = nil) {
         self.scheme = scheme.lowercased()
         self.host = host
@@ -144,8 +145,9 @@ public struct RequestURL: Hashable, Sendable, CustomStringConvertible {
         scheme == other.scheme && host == other.host && effectivePort == other.effectivePort
     }
 
-    /// The URL's origin as [RFC 6454 §6.2](https://www.rfc-editor.org/rfc/rfc6454#section-6.2)
-    /// serializes it: `scheme://host`, with `:port` only when it is not the scheme's default.
+    /// The URL's origin as [RFC 6454 §6.2](https://www.rfc-editor.org/rfc/rfc6454#section-6.2) serializes it:
+    /// `scheme://host`, with `:port` only when it is not the scheme's default.
+    ///
     /// Two URLs have the same origin exactly when their `origin`s are equal.
     public var origin: String {
         let defaultPort = scheme == "https" ? 443 : 80
@@ -207,6 +209,7 @@ public struct RequestURL: Hashable, Sendable, CustomStringConvertible {
         return resolved
     }
 
+    /// The URL as it is sent: `scheme://authority/path?query`.
     public var description: String { "\(scheme)://\(authority)\(pathAndQuery)" }
 }
 

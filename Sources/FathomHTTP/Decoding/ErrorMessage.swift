@@ -7,6 +7,8 @@ import Foundation
 /// {"message": …}}`; `{"errors": ["…"]}` or `{"errors": [{"message": …}]}`; `{"detail": …}`; and
 /// for a short text body its first line.
 public enum ErrorMessage {
+    /// The best message an error response's body holds (problem+json's `detail` or `title`, `message`,
+    /// `error`, `errors`), or `nil` when it holds none.
     public static func extract(from response: NetworkResponse<Data>) -> String? {
         let body = response.body
         guard !body.isEmpty else { return nil }

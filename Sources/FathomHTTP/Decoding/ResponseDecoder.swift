@@ -13,12 +13,15 @@ public protocol ResponseDecoder<Output>: Sendable {
 
 /// Decodes a JSON body into a `Decodable` type.
 public struct JSONResponseDecoder<Value: Decodable & Sendable>: ResponseDecoder {
+    /// The decoder the body is decoded with.
     public let decoder: JSONDecoder
 
+    /// Decodes bodies as `type` with `decoder`.
     public init(_ type: Value.Type = Value.self, decoder: JSONDecoder = JSONDecoder()) {
         self.decoder = decoder
     }
 
+    /// The body decoded as the value.
     public func decode(_ response: NetworkResponse<Data>) throws -> Value {
         do {
             return try decoder.decode(Value.self, from: response.body)
@@ -61,7 +64,9 @@ public struct JSONResponseDecoder<Value: Decodable & Sendable>: ResponseDecoder 
 
 /// Returns the body bytes as they are.
 public struct DataResponseDecoder: ResponseDecoder {
+    /// The body as it came.
     public init() {}
+    /// The body's bytes.
     public func decode(_ response: NetworkResponse<Data>) throws -> Data { response.body }
 }
 
@@ -69,8 +74,10 @@ public struct DataResponseDecoder: ResponseDecoder {
 ///
 /// Bytes invalid in that charset become U+FFFD rather than failing.
 public struct TextResponseDecoder: ResponseDecoder {
+    /// Bodies as text in their charset.
     public init() {}
 
+    /// The body as text, in the charset its `Content-Type` names (UTF-8 when none).
     public func decode(_ response: NetworkResponse<Data>) throws -> String {
         let charset = response.contentType.flatMap { MediaType.parameter("charset", in: $0) }?.lowercased()
         switch charset {
@@ -93,12 +100,15 @@ public struct TextResponseDecoder: ResponseDecoder {
 
 /// Turns an empty body (such as a 204's) into `nil` and decodes any other body with `wrapped`.
 public struct OptionalResponseDecoder<Wrapped: ResponseDecoder>: ResponseDecoder {
+    /// The decoder a non-empty body goes through.
     public let wrapped: Wrapped
 
+    /// Decodes what `wrapped` decodes, and an empty body (204) as `nil`.
     public init(_ wrapped: Wrapped) {
         self.wrapped = wrapped
     }
 
+    /// `nil` for an empty body; otherwise what ``wrapped`` makes of it.
     public func decode(_ response: NetworkResponse<Data>) throws -> Wrapped.Output? {
         if response.status.code == 204
             || response.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 })
@@ -113,10 +123,12 @@ public struct OptionalResponseDecoder<Wrapped: ResponseDecoder>: ResponseDecoder
 public struct ClosureResponseDecoder<Output: Sendable>: ResponseDecoder {
     private let body: @Sendable (NetworkResponse<Data>) throws -> Output
 
+    /// A decoder from a closure.
     public init(_ body: @escaping @Sendable (NetworkResponse<Data>) throws -> Output) {
         self.body = body
     }
 
+    /// What the closure makes of the response.
     public func decode(_ response: NetworkResponse<Data>) throws -> Output { try body(response) }
 }
 

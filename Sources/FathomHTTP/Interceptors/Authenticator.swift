@@ -17,6 +17,7 @@ public protocol Authenticator: Sendable {
 }
 
 extension Authenticator {
+    /// `true`: credentials can be fetched again after a 401.
     public var renewsCredentials: Bool { true }
 }
 
@@ -37,8 +38,11 @@ public struct ClosureAuthenticator: Authenticator {
         self.authenticateBody = authenticate
     }
 
+    /// Adds the credentials to the request.
     public func authorize(_ request: inout PreparedRequest) async throws { try await authorizeBody(&request) }
+    /// Fetches credentials again, when the authenticator can.
     public func authenticate() async throws { try await authenticateBody?() }
+    /// Whether ``authenticate()`` does anything.
     public var renewsCredentials: Bool { authenticateBody != nil }
 }
 
@@ -53,11 +57,13 @@ public final class BearerTokenAuthenticator: Authenticator {
         self.fetch = fetchToken
     }
 
+    /// Adds the token as `Authorization: Bearer …`, fetching one first when none is cached.
     public func authorize(_ request: inout PreparedRequest) async throws {
         let token = try await cache.value(orFetch: fetch)
         request.headers.replace(.authorization, with: "Bearer \(token)")
     }
 
+    /// Drops the cached token and fetches a new one.
     public func authenticate() async throws {
         await cache.clear()
         _ = try await cache.value(orFetch: fetch)
@@ -119,13 +125,17 @@ extension Authenticator {
 /// Runs an ``Authenticator`` around each request: authorize, send, and on a 401 authenticate once
 /// and retry once.
 public struct AuthenticationInterceptor: Interceptor {
+    /// Authorizes each request, and authenticates once on a 401.
     public let authenticator: any Authenticator
     private let coordinator = RefreshCoordinator()
 
+    /// An interceptor around `authenticator`.
     public init(_ authenticator: any Authenticator) {
         self.authenticator = authenticator
     }
 
+    /// Sends the request authorized; on a 401 that new credentials can answer, authenticates once
+    /// and sends it again.
     public func intercept(_ request: PreparedRequest, next: @escaping Next) async throws -> NetworkResponse<Data> {
         let generation = await coordinator.generation
         var attempt = request

@@ -9,25 +9,34 @@ import Synchronization
 /// stores and sends cookies on every hop, redirects included (a login that sets a cookie and
 /// redirects is the usual case).
 public final class CookieJar: Hashable, Sendable {
+    /// Two jars are the same jar only: a jar is its cookies, which change.
     public static func == (lhs: CookieJar, rhs: CookieJar) -> Bool { lhs === rhs }
+    /// Hashes the jar's identity.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
     /// One stored cookie.
     public struct Cookie: Hashable, Sendable {
+        /// The cookie's name.
         public var name: String
+        /// The cookie's value.
         public var value: String
         /// The host it belongs to, lowercased.
         public var domain: String
         /// Whether subdomains of ``domain`` receive it too (a `Domain` attribute was given).
         public var includesSubdomains: Bool
+        /// The path the cookie is sent under ([RFC 6265 §5.1.4](https://www.rfc-editor.org/rfc/rfc6265#section-5.1.4)).
         public var path: String
+        /// When the cookie expires; `nil` for a session cookie.
         public var expires: Date?
+        /// Sent only over a secure connection (or to loopback).
         public var secure: Bool
+        /// Not for scripts in a browser; kept here as it came.
         public var httpOnly: Bool
     }
 
     private let storage = Mutex<[Cookie]>([])
 
+    /// An empty jar.
     public init() {}
 
     /// Every unexpired cookie.
@@ -39,6 +48,7 @@ public final class CookieJar: Hashable, Sendable {
         }
     }
 
+    /// Forgets every cookie.
     public func removeAll() {
         storage.withLock { $0.removeAll() }
     }

@@ -9,8 +9,10 @@ import Foundation
 public final class Deduplicator: Interceptor {
     private let registry = Registry()
 
+    /// A de-duplicator with nothing in flight.
     public init() {}
 
+    /// Sends the request, or waits for the identical request already in flight and shares its response.
     public func intercept(_ request: PreparedRequest, next: @escaping Next) async throws -> NetworkResponse<Data> {
         guard let key = Key(request) else { return try await next(request) }
         let id = UUID()

@@ -18,10 +18,12 @@ public typealias Next = @Sendable (PreparedRequest) async throws -> NetworkRespo
 public struct ClosureInterceptor: Interceptor {
     private let body: @Sendable (PreparedRequest, @escaping Next) async throws -> NetworkResponse<Data>
 
+    /// An interceptor from a closure that gets the request and the rest of the chain.
     public init(_ body: @escaping @Sendable (PreparedRequest, @escaping Next) async throws -> NetworkResponse<Data>) {
         self.body = body
     }
 
+    /// Runs the closure.
     public func intercept(_ request: PreparedRequest, next: @escaping Next) async throws -> NetworkResponse<Data> {
         try await body(request, next)
     }
@@ -60,12 +62,15 @@ enum InterceptorChain {
 
 /// Adds header fields that a request does not set itself.
 public struct DefaultHeadersInterceptor: Interceptor {
+    /// The headers added to every request that does not set them itself.
     public var headers: NetworkHeaders
 
+    /// Adds `headers` to every request that does not set them itself.
     public init(_ headers: NetworkHeaders) {
         self.headers = headers
     }
 
+    /// Sends the request with the missing headers added.
     public func intercept(_ request: PreparedRequest, next: @escaping Next) async throws -> NetworkResponse<Data> {
         var request = request
         request.headers.addMissing(from: headers)

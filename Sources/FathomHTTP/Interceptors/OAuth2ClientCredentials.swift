@@ -18,13 +18,17 @@ import Foundation
 public final class OAuth2ClientCredentials: Authenticator {
     /// An access token and when it stops being good.
     public struct Token: Sendable, Equatable {
+        /// The access token.
         public var value: String
         /// `nil` when the server gave no `expires_in`: good until a 401 says otherwise.
         public var expires: ContinuousClock.Instant?
     }
 
+    /// The token endpoint.
     public let tokenURL: String
+    /// The client's identifier.
     public let clientID: String
+    /// The scope asked for, if any.
     public let scope: String?
     /// How long before its stated expiry a token is fetched again; 30 seconds by default.
     public let expiryMargin: Duration
@@ -53,11 +57,13 @@ public final class OAuth2ClientCredentials: Authenticator {
         client.configuration.redactor.addSecret(clientSecret)
     }
 
+    /// Adds `Authorization: Bearer` with a token, fetching one when none is cached or it expired.
     public func authorize(_ request: inout PreparedRequest) async throws {
         let token = try await cache.value(orFetch: fetch)
         request.headers.replace(.authorization, with: "Bearer \(token.value)")
     }
 
+    /// Drops the cached token: the next request fetches a new one (a 401 means it no longer works).
     public func authenticate() async throws {
         await cache.clear()
         _ = try await cache.value(orFetch: fetch)

@@ -12,9 +12,12 @@ import Foundation
 /// the lower-case hex SHA-256 of the body (of the empty string when there is none). A server
 /// rebuilds the same string from what it received and compares in constant time.
 public struct RequestSigner: Interceptor {
+    /// The header that carries the time the request was signed at.
     public static let dateHeader: NetworkHeaders.Name = "X-Fathom-Date"
+    /// The header that carries the signature.
     public static let signatureHeader: NetworkHeaders.Name = "X-Fathom-Signature"
 
+    /// Which key signs, for the server to look it up.
     public let keyID: String
     private let secret: Data
     private let now: @Sendable () -> Date
@@ -29,6 +32,7 @@ public struct RequestSigner: Interceptor {
         self.now = now
     }
 
+    /// Sends the request signed.
     public func intercept(_ request: PreparedRequest, next: @escaping Next) async throws -> NetworkResponse<Data> {
         var request = request
         try sign(&request)

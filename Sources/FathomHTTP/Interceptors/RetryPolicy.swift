@@ -14,17 +14,26 @@ public enum RetryDecision: Hashable, Sendable {
 /// `maxDelay`. A `Retry-After` within `maxDelay` replaces that wait; a longer one is not waited for —
 /// the response is returned. Non-idempotent methods (`POST`, `PATCH`) are never retried.
 public struct RetryPolicy: Interceptor {
-    /// How many times a request is sent at most, the first time included. 3 by default.
+    /// How many times a request is sent at most, the first time included.
+    ///
+    /// 3 by default.
     public var maxAttempts: Int
-    /// The wait before the first retry, before jitter. 200 ms by default.
+    /// The wait before the first retry, before jitter.
+    ///
+    /// 200 ms by default.
     public var baseDelay: Duration
-    /// The longest wait. 10 s by default.
+    /// The longest wait.
+    ///
+    /// 10 s by default.
     public var maxDelay: Duration
-    /// Statuses that are retried. 502, 503 and 504 by default.
+    /// Statuses that are retried.
+    ///
+    /// 502, 503 and 504 by default.
     public var retryableStatuses: Set<Int>
     /// How waiting is done; `Task.sleep` by default (tests replace it).
     public var sleep: @Sendable (Duration) async throws -> Void
 
+    /// A policy; every part has the default its property states.
     public init(
         maxAttempts: Int = 3, baseDelay: Duration = .milliseconds(200), maxDelay: Duration = .seconds(10),
         retryableStatuses: Set<Int> = [502, 503, 504],
@@ -38,6 +47,7 @@ public struct RetryPolicy: Interceptor {
         self.sleep = sleep
     }
 
+    /// Sends the request, again after a back-off while it fails in a way the policy retries.
     public func intercept(_ request: PreparedRequest, next: @escaping Next) async throws -> NetworkResponse<Data> {
         var attempt = 1
         while true {

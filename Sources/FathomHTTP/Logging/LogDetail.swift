@@ -1,4 +1,6 @@
-/// How much of each exchange the wire log shows. Everything shown is masked by the ``Redactor``.
+/// How much of each exchange the wire log shows.
+///
+/// Everything shown is masked by the ``Redactor``.
 public enum LogDetail: String, CaseIterable, Comparable, Sendable {
     /// Nothing is logged.
     case off
@@ -10,5 +12,6 @@ public enum LogDetail: String, CaseIterable, Comparable, Sendable {
     case body
 
     private var rank: Int { Self.allCases.firstIndex(of: self)! }
+    /// Whether `lhs` shows less than `rhs`.
     public static func < (lhs: LogDetail, rhs: LogDetail) -> Bool { lhs.rank < rhs.rank }
 }

@@ -6,9 +6,11 @@ import Synchronization
 ///
 /// For tests that check what a client logs (for example that no secret is in it), and for showing
 /// a wire log inside a program: `NetworkClient(logger: recorder.logger(), logDetail: .headers)`.
-public final class LogRecorder: Sendable {
+/// Not API: Fathom's tour and tests use it (`@_spi(Fathom)`); a program keeps its own log handler.
+@_spi(Fathom) public final class LogRecorder: Sendable {
     private let storage = Mutex<[String]>([])
 
+    /// An empty recorder.
     public init() {}
 
     /// A logger whose events land here.
@@ -24,6 +26,7 @@ public final class LogRecorder: Sendable {
     /// ``lines`` joined with newlines.
     public var text: String { lines.joined(separator: "\n") }
 
+    /// How many events were logged.
     public var count: Int { storage.withLock { $0.count } }
 
     fileprivate func append(_ line: String) {

@@ -15,9 +15,11 @@ public final class Redactor: Sendable {
     /// The mask shown in place of a secret.
     public static let mask = "••••"
 
+    /// Headers masked whatever their value: `Authorization`, `Cookie`, `X-API-Key` and the like.
     public static let defaultSecretHeaders: Set<String> = [
         "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key",
     ]
+    /// Query parameters masked whatever their value: `access_token`, `api_key` and the like.
     public static let defaultSecretQueryNames: Set<String> = [
         "access_token", "api_key", "apikey", "client_secret", "password", "refresh_token",
     ]
@@ -37,6 +39,7 @@ public final class Redactor: Sendable {
 
     private let state = Mutex(State())
 
+    /// A redactor with the default secret headers and query names, and no secret values yet.
     public init() {}
 
     // MARK: - Marking secrets
@@ -51,7 +54,9 @@ public final class Redactor: Sendable {
         state.withLock { _ = $0.queryNames.insert(name.lowercased()) }
     }
 
-    /// Masks `value` wherever it appears. Empty values are ignored.
+    /// Masks `value` wherever it appears.
+    ///
+    /// Empty values are ignored.
     public func addSecret(_ value: String) {
         guard !value.isEmpty else { return }
         let secret = Secret(value: value, masked: Self.masked(value), forms: Self.forms(of: value))

@@ -1,9 +1,14 @@
 /// Media types Fathom needs to name or recognise.
 public enum MediaType {
+    /// `application/json`.
     public static let json = "application/json"
+    /// `application/problem+json` ([RFC 9457](https://www.rfc-editor.org/rfc/rfc9457)).
     public static let problemJSON = "application/problem+json"
+    /// `application/x-www-form-urlencoded`.
     public static let form = "application/x-www-form-urlencoded"
+    /// `application/octet-stream`.
     public static let octetStream = "application/octet-stream"
+    /// `text/plain; charset=utf-8`.
     public static let plainText = "text/plain; charset=utf-8"
 
     /// A media type for a file name by its extension; `application/octet-stream` when unknown.

@@ -12,10 +12,12 @@ public struct MultipartForm: Hashable, Sendable {
         case file(name: String, path: String, filename: String?, contentType: String?)
     }
 
+    /// The parts, in order.
     public var parts: [Part]
     /// The boundary between parts; random unless set.
     public var boundary: String
 
+    /// A form of `parts`; the boundary is made up unless given.
     public init(parts: [Part] = [], boundary: String? = nil) {
         self.parts = parts
         self.boundary = boundary ?? "fathom-" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()

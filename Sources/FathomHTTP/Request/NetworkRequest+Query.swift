@@ -1,5 +1,7 @@
 extension NetworkRequest {
-    /// Adds a query item. Repeating a name adds another item with that name.
+    /// Adds a query item.
+    ///
+    /// Repeating a name adds another item with that name.
     public func query(_ name: String, _ value: some QueryValueConvertible) -> NetworkRequest {
         var copy = self
         copy.queryItems.append(QueryItem(name, value.queryValue))

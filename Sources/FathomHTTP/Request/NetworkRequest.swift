@@ -19,7 +19,9 @@ public struct NetworkRequest: Hashable, Sendable {
     public var target: String
     /// Query items appended to any query the target already has.
     public var queryItems: [QueryItem]
-    /// Header fields of this request. Interceptors may add more.
+    /// Header fields of this request.
+    ///
+    /// Interceptors may add more.
     public var headers: NetworkHeaders
     /// The body, or `nil`.
     public var body: RequestBody?
@@ -29,6 +31,7 @@ public struct NetworkRequest: Hashable, Sendable {
     /// reported when the request is prepared.
     var buildProblem: String?
 
+    /// A request to `target`: a path resolved against the client's base URL, or a full URL.
     public init(_ target: String = "", method: HTTPMethod = .get) {
         self.method = method
         self.target = target
@@ -40,12 +43,19 @@ public struct NetworkRequest: Hashable, Sendable {
 
     // MARK: - Starting a request
 
+    /// A `GET` request to `target`.
     public static func get(_ target: String) -> NetworkRequest { NetworkRequest(target, method: .get) }
+    /// A `POST` request to `target`.
     public static func post(_ target: String) -> NetworkRequest { NetworkRequest(target, method: .post) }
+    /// A `PUT` request to `target`.
     public static func put(_ target: String) -> NetworkRequest { NetworkRequest(target, method: .put) }
+    /// A `PATCH` request to `target`.
     public static func patch(_ target: String) -> NetworkRequest { NetworkRequest(target, method: .patch) }
+    /// A `DELETE` request to `target`.
     public static func delete(_ target: String) -> NetworkRequest { NetworkRequest(target, method: .delete) }
+    /// A `HEAD` request to `target`.
     public static func head(_ target: String) -> NetworkRequest { NetworkRequest(target, method: .head) }
+    /// An `OPTIONS` request to `target`.
     public static func options(_ target: String) -> NetworkRequest { NetworkRequest(target, method: .options) }
 
     // MARK: - Builders

@@ -5,17 +5,24 @@ import Foundation
 /// The URL is absolute, the body is encoded and its `Content-Type` set. Interceptors change this
 /// value (add headers, sign it) before it is sent.
 public struct PreparedRequest: Hashable, Sendable {
+    /// The method.
     public var method: HTTPMethod
+    /// The absolute URL, query included.
     public var url: RequestURL
+    /// The header fields, in order.
     public var headers: NetworkHeaders
+    /// The encoded body, if any.
     public var body: PreparedBody?
     /// The longest the whole request may take; `nil` uses the transport's default.
     public var timeout: Duration?
-    /// Headers that carry credentials: dropped, with `Authorization`, `Proxy-Authorization` and
-    /// `Cookie`, when a redirect leaves the origin. API-key authenticators add theirs, and
-    /// ``NetworkClient`` adds every header whose name or value its ``Redactor`` knows as secret.
+    /// Headers that carry credentials: dropped, with `Authorization`, `Proxy-Authorization` and `Cookie`, when a
+    /// redirect leaves the origin.
+    ///
+    /// API-key authenticators add theirs, and ``NetworkClient`` adds every header whose name or value its ``Redactor``
+    /// knows as secret.
     public var credentialHeaders: Set<NetworkHeaders.Name> = []
 
+    /// A request ready to send.
     public init(
         method: HTTPMethod, url: RequestURL, headers: NetworkHeaders = NetworkHeaders(), body: PreparedBody? = nil,
         timeout: Duration? = nil

@@ -1,6 +1,8 @@
 import Foundation
 
-/// What a request carries as its body. Build one through ``NetworkRequest``'s `body` builders.
+/// What a request carries as its body.
+///
+/// Build one through ``NetworkRequest``'s `body` builders.
 public enum RequestBody: Hashable, Sendable {
     /// Bytes with an optional media type.
     case data(Data, contentType: String?)

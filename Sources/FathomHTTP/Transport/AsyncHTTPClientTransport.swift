@@ -20,31 +20,48 @@ import Synchronization
 /// A transport you create owns connections: call ``shutdown()`` when done with it. ``shared`` lives
 /// as long as the process.
 public final class AsyncHTTPClientTransport: Transport {
+    /// How the transport connects: TLS, HTTP/2, redirects, timeouts, proxies, decompression, body size, cookies.
     public struct Configuration: Hashable, Sendable {
-        /// Whether server certificates are verified. `true` by default; `false` is the insecure switch.
+        /// Whether server certificates are verified.
+        ///
+        /// `true` by default; `false` is the insecure switch.
         public var verifyCertificates: Bool
         /// A PEM file of extra trusted CA certificates.
         public var caFile: String?
-        /// Whether HTTP/2 may be negotiated (over TLS). `true` by default.
+        /// Whether HTTP/2 may be negotiated (over TLS).
+        ///
+        /// `true` by default.
         public var allowHTTP2: Bool
-        /// The most redirects followed; `nil` returns 3xx responses as they are. 10 by default.
+        /// The most redirects followed; `nil` returns 3xx responses as they are.
+        ///
+        /// 10 by default.
         public var redirectLimit: Int?
-        /// The longest a connection may take to establish. 10 s by default.
+        /// The longest a connection may take to establish.
+        ///
+        /// 10 s by default.
         public var connectTimeout: Duration
         /// The longest a whole request may take, redirects included, unless the request sets its own.
+        ///
         /// 60 s by default.
         public var timeout: Duration
         /// Proxies; from the environment by default.
         public var proxy: ProxySettings
-        /// Whether gzip and deflate responses are decompressed (and `Accept-Encoding` sent). `true` by default.
+        /// Whether gzip and deflate responses are decompressed (and `Accept-Encoding` sent).
+        ///
+        /// `true` by default.
         public var decompression: Bool
-        /// The largest decompressed/compressed ratio accepted, against decompression bombs. 100 by default.
+        /// The largest decompressed/compressed ratio accepted, against decompression bombs.
+        ///
+        /// 100 by default.
         public var decompressionRatioLimit: Int
-        /// The largest body kept in memory, after decompression. 64 MiB by default.
+        /// The largest body kept in memory, after decompression.
+        ///
+        /// 64 MiB by default.
         public var maxBodySize: Int
         /// Where cookies are kept between requests and redirect hops; `nil` (the default) keeps none.
         public var cookieJar: CookieJar?
 
+        /// A configuration; every part has the default its property states.
         public init(
             verifyCertificates: Bool = true, caFile: String? = nil, allowHTTP2: Bool = true,
             redirectLimit: Int? = 10, connectTimeout: Duration = .seconds(10), timeout: Duration = .seconds(60),
@@ -65,6 +82,7 @@ public final class AsyncHTTPClientTransport: Transport {
         }
     }
 
+    /// How the transport connects.
     public let configuration: Configuration
     /// One AsyncHTTPClient per proxy in use (most often just the direct one).
     private let clients = Mutex<[ProxyServer?: HTTPClient]>([:])
@@ -73,6 +91,7 @@ public final class AsyncHTTPClientTransport: Transport {
     /// The transport ``NetworkClient`` uses by default, with the default configuration.
     public static let shared = AsyncHTTPClientTransport()
 
+    /// A transport with its own connection pool, made from `configuration`.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
     }
@@ -84,7 +103,9 @@ public final class AsyncHTTPClientTransport: Transport {
         }
     }
 
-    /// Closes every connection. Requests sent afterwards fail.
+    /// Closes every connection.
+    ///
+    /// Requests sent afterwards fail.
     public func shutdown() async throws {
         let clients = self.clients.withLock { state in
             defer { state.removeAll() }
@@ -95,6 +116,7 @@ public final class AsyncHTTPClientTransport: Transport {
         }
     }
 
+    /// Sends the request, following redirects and keeping cookies as configured.
     public func send(_ request: PreparedRequest) async throws -> NetworkResponse<Data> {
         let timeout = request.timeout ?? configuration.timeout
         let deadline = NIODeadline.now() + TimeAmount(timeout)

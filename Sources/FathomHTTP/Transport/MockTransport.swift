@@ -3,12 +3,16 @@ import Synchronization
 
 /// A canned response for ``MockTransport``.
 public struct MockResponse: Sendable {
+    /// The status code.
     public var status: Int
+    /// The header fields.
     public var headers: NetworkHeaders
+    /// The body.
     public var body: Data
     /// When set, the response is built by this closure instead.
     var handler: (@Sendable (PreparedRequest) async throws -> MockResponse)?
 
+    /// A response from its parts.
     public init(status: Int = 200, headers: NetworkHeaders = NetworkHeaders(), body: Data = Data()) {
         self.status = status
         self.headers = headers
@@ -90,6 +94,7 @@ public final class MockTransport: Transport {
     /// The requests received, in order.
     public var requests: [PreparedRequest] { state.withLock { $0.requests } }
 
+    /// The first registered response whose path matches, or the fallback's; else ``NetworkError/noMock(path:)``.
     public func send(_ request: PreparedRequest) async throws -> NetworkResponse<Data> {
         let target = request.url.pathAndQuery
         let match = state.withLock { state -> MockResponse? in

@@ -10,12 +10,18 @@ public struct ProxyServer: Hashable, Sendable, CustomStringConvertible {
         case socks5
     }
 
+    /// The proxy's host.
     public var host: String
+    /// The proxy's port.
     public var port: Int
+    /// The user name, for a proxy that asks for one.
     public var username: String?
+    /// The password, for a proxy that asks for one.
     public var password: String?
+    /// HTTP (CONNECT) or SOCKS5.
     public var kind: Kind
 
+    /// A proxy from its parts.
     public init(host: String, port: Int, username: String? = nil, password: String? = nil, kind: Kind = .http) {
         self.host = host
         self.port = port
@@ -68,6 +74,7 @@ public struct ProxyServer: Hashable, Sendable, CustomStringConvertible {
         self.init(host: host, port: port, username: username, password: password, kind: kind)
     }
 
+    /// `host:port`, or `socks5://host:port`.
     public var description: String { kind == .socks5 ? "socks5://\(host):\(port)" : "\(host):\(port)" }
 }
 
@@ -77,10 +84,14 @@ public struct ProxyServer: Hashable, Sendable, CustomStringConvertible {
 /// `no_proxy`/`NO_PROXY` as curl does: `NO_PROXY` lists host names (a name matches itself and its
 /// subdomains; a leading dot is allowed), `host:port` pairs and IP addresses, or `*` for all.
 public struct ProxySettings: Hashable, Sendable {
+    /// The proxy for `http://` URLs.
     public var httpProxy: ProxyServer?
+    /// The proxy for `https://` URLs.
     public var httpsProxy: ProxyServer?
+    /// Hosts reached directly (`NO_PROXY`): a name matches itself and its subdomains.
     public var noProxy: [String]
 
+    /// Settings from their parts; none by default.
     public init(httpProxy: ProxyServer? = nil, httpsProxy: ProxyServer? = nil, noProxy: [String] = []) {
         self.httpProxy = httpProxy
         self.httpsProxy = httpsProxy
@@ -100,7 +111,9 @@ public struct ProxySettings: Hashable, Sendable {
         from(environment: ProcessInfo.processInfo.environment)
     }
 
-    /// The proxy settings from an environment. Unparsable values are ignored.
+    /// The proxy settings from an environment.
+    ///
+    /// Unparsable values are ignored.
     public static func from(environment: [String: String]) -> ProxySettings {
         func value(_ name: String) -> String? {
             let found = environment[name.lowercased()] ?? environment[name.uppercased()]

@@ -12,10 +12,12 @@ public protocol Transport: Sendable {
 public struct ClosureTransport: Transport {
     private let body: @Sendable (PreparedRequest) async throws -> NetworkResponse<Data>
 
+    /// A transport from a closure.
     public init(_ body: @escaping @Sendable (PreparedRequest) async throws -> NetworkResponse<Data>) {
         self.body = body
     }
 
+    /// What the closure answers.
     public func send(_ request: PreparedRequest) async throws -> NetworkResponse<Data> {
         try await body(request)
     }

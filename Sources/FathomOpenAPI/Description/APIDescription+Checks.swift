@@ -4,12 +4,19 @@ import Foundation
 extension APIDescription {
     // MARK: - Responses
 
-    /// The ways a response breaks its operation's contract: a status the operation does not
-    /// declare, a content type it does not list, a body its schema rejects (each violation at its
-    /// JSONPath). Empty when the response keeps it.
+    /// The ways a response breaks its operation's contract: a status the operation does not declare, a content type it
+    /// does not list, a body its schema rejects (each violation at its JSONPath).
     ///
-    /// - Parameter parse: Parses a JSON body; a caller that keeps parsed bodies passes its own, so
-    ///   the body is parsed once however many times it is read.
+    /// Empty when the response keeps it.
+    ///
+    /// - Parameters:
+    ///   - status: The response's status code.
+    ///   - contentType: The response's `Content-Type`, if any.
+    ///   - body: The response's body.
+    ///   - operation: The operation the request went to.
+    ///   - parse: Parses a JSON body; a caller that keeps parsed bodies passes its own, so the body
+    ///     is parsed once however many times it is read.
+    /// - Returns: Every violation; empty when the response keeps the contract.
     public func validateResponse(
         status: Int, contentType: String?, body: Data, for operation: APIOperation,
         parse: (Data) -> JSON? = { try? JSON(parsing: $0) }
@@ -140,9 +147,11 @@ extension APIDescription {
 
     // MARK: - Requests
 
-    /// What a request about to go does not do as its operation says: a missing required
-    /// parameter or body, an unknown query parameter (with the closest known name), a value outside
-    /// its enum or not of its type, a body its schema rejects. One sentence each.
+    /// What a request about to go does not do as its operation says: a missing required parameter or body, an unknown
+    /// query parameter (with the closest known name), a value outside its enum or not of its type, a body its schema
+    /// rejects.
+    ///
+    /// One sentence each.
     public func checkRequest(
         _ operation: APIOperation, path: String, query: [(name: String, value: String?)], headers: [String],
         contentType: String?, body: Data?
@@ -248,9 +257,10 @@ extension APIDescription {
         return problem(with: value, schema: parameter.schema, place: place, location: parameter.location)
     }
 
-    /// `value` against `schema`, read as the schema's type says. An array's items are each value
-    /// of a repeated query parameter (form style, exploded, OpenAPI's default there) or the
-    /// comma-separated parts of a path or header value (simple style).
+    /// `value` against `schema`, read as the schema's type says.
+    ///
+    /// An array's items are each value of a repeated query parameter (form style, exploded, OpenAPI's default there) or
+    /// the comma-separated parts of a path or header value (simple style).
     private func problem(
         with value: String, schema original: JSON?, place: String, location: APIOperation.Parameter.Location
     ) -> String? {

@@ -2,9 +2,10 @@ import FathomJSON
 import Foundation
 
 extension APIDescription {
-    /// A request body for the operation: its own example, else its schema's, else an instance
-    /// generated from the schema (required properties, the first enum value, format-shaped
-    /// strings, minimums). `nil` when it takes no body.
+    /// A request body for the operation: its own example, else its schema's, else an instance generated from the schema
+    /// (required properties, the first enum value, format-shaped strings, minimums).
+    ///
+    /// `nil` when it takes no body.
     public func exampleBody(for operation: APIOperation) -> (mediaType: String, value: JSON)? {
         guard let content = operation.requestBody?.content, !content.isEmpty else { return nil }
         let mediaType =

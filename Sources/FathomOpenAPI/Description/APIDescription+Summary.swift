@@ -1,10 +1,10 @@
 import FathomJSON
 
 extension APIDescription {
-    /// A schema in a compact readable form, for `describe`:
-    /// `Pet { id: integer(int64), name: string, tag?: string, status?: "available"|"sold" }`.
-    /// A named component is expanded `expand` levels deep, then shown by name, so circular
-    /// schemas end.
+    /// A schema in a compact readable form, for `describe`: `Pet { id: integer(int64), name: string, tag?: string,
+    /// status?: "available"|"sold" }`.
+    ///
+    /// A named component is expanded `expand` levels deep, then shown by name, so circular schemas end.
     public func summary(of schema: JSON?, expand: Int = 1) -> String {
         guard let schema else { return "any" }
         return summary(schema, expand: expand, depth: 0)

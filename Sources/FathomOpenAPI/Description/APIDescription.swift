@@ -19,11 +19,14 @@ public struct APIDescription: Sendable {
     public let document: JSON
     /// Where it came from, for messages: a file name or URL.
     public let name: String
-    /// The other documents its `$ref`s named (and theirs), read with it: paths from its folder,
-    /// or URLs, in the order first named. Empty for a description in one document.
+    /// The other documents its `$ref`s named (and theirs), read with it: paths from its folder, or URLs, in the order
+    /// first named.
+    ///
+    /// Empty for a description in one document.
     public let documents: [String]
-    /// The `openapi` field: `3.0.3`, `3.1.0`…
+    /// The `openapi` field: `3.0.3`, `3.1.0`….
     public let openAPIVersion: String
+    /// `info.title`.
     public let title: String
     /// `info.version`.
     public let version: String
@@ -39,10 +42,12 @@ public struct APIDescription: Sendable {
     let validator: SchemaValidator
     private let operationsByID: [String: Int]
 
-    /// Loads a description from its text (JSON or YAML). `$ref`s to other documents stay
-    /// unresolved: ``init(data:name:location:checkStructure:fetch:)`` reads those.
+    /// Loads a description from its text (JSON or YAML).
+    ///
+    /// `$ref`s to other documents stay unresolved: ``init(data:name:location:checkStructure:fetch:)`` reads those.
     ///
     /// - Parameters:
+    ///   - data: The description's text, JSON or YAML.
     ///   - name: The file name or URL, for messages.
     ///   - checkStructure: Whether OpenAPIKit checks the structure first (a missing `responses`,
     ///     a parameter without `in`…); the index needs only what it reads.
@@ -62,7 +67,10 @@ public struct APIDescription: Sendable {
     /// ```
     ///
     /// - Parameters:
+    ///   - data: The description's text, JSON or YAML.
+    ///   - name: The file name or URL, for messages.
     ///   - location: Where `data` was read from.
+    ///   - checkStructure: Whether OpenAPIKit checks the structure first.
     ///   - fetch: Reads another document; by default `file:` URLs are read and others refused.
     /// - Throws: ``DescriptionError``; one for a document that cannot be read names the `$ref`
     ///   and its place.

@@ -1,18 +1,24 @@
 import FathomJSON
 
-/// One operation of a description: a method on a path, with what it takes and returns. Schemas
-/// are the JSON as written (with their `$ref`s); the description resolves them when used.
+/// One operation of a description: a method on a path, with what it takes and returns.
+///
+/// Schemas are the JSON as written (with their `$ref`s); the description resolves them when used.
 public struct APIOperation: Sendable, Hashable {
     /// Upper case: `GET`.
     public var method: String
     /// The path template: `/pets/{petId}`.
     public var path: String
+    /// `operationId`, if the operation has one.
     public var operationID: String?
+    /// `summary`.
     public var summary: String?
+    /// `description`.
     public var description: String?
+    /// Whether the operation is deprecated.
     public var deprecated: Bool
     /// Path-level and operation-level parameters, the operation's winning on the same name and place.
     public var parameters: [Parameter]
+    /// What the operation takes as a body, if it takes one.
     public var requestBody: RequestBody?
     /// By status as written: `200`, `4XX`, `default`.
     public var responses: [Response]
@@ -27,35 +33,54 @@ public struct APIOperation: Sendable, Hashable {
     /// `GET /pets/{petId}`.
     public var title: String { "\(method) \(path)" }
 
+    /// A parameter of the operation (its path item's merged in).
     public struct Parameter: Sendable, Hashable {
+        /// Where a parameter goes.
         public enum Location: String, Sendable, Hashable {
             case path, query, header, cookie
         }
 
+        /// The parameter's name.
         public var name: String
+        /// Where it goes.
         public var location: Location
+        /// Whether a request must give it (a path parameter always must).
         public var required: Bool
+        /// Its schema, if it has one.
         public var schema: JSON?
+        /// `description`.
         public var description: String?
+        /// Whether it is deprecated.
         public var deprecated: Bool
+        /// Its example, if it has one.
         public var example: JSON?
     }
 
+    /// The body an operation takes.
     public struct RequestBody: Sendable, Hashable {
+        /// Whether a request must carry it.
         public var required: Bool
+        /// `description`.
         public var description: String?
+        /// What it may be, one per media type.
         public var content: [MediaType]
     }
 
+    /// A response an operation declares.
     public struct Response: Sendable, Hashable {
+        /// The status as declared: `200`, `4XX` or `default`.
         public var status: String
+        /// `description`.
         public var description: String?
+        /// What it may be, one per media type.
         public var content: [MediaType]
     }
 
+    /// A media type of a body and its schema.
     public struct MediaType: Sendable, Hashable {
-        /// `application/json`, `application/*+json`, `*/*`…
+        /// `application/json`, `application/*+json`, `*/*`….
         public var name: String
+        /// The schema, if it has one.
         public var schema: JSON?
         /// `example`, or the first of `examples`.
         public var example: JSON?

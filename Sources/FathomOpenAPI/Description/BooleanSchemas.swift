@@ -1,10 +1,10 @@
 import FathomJSON
 
-/// OpenAPI 3.1's schemas are JSON Schema 2020-12, where `true` and `false` are schemas (anything;
-/// nothing). OpenAPIKit 6 refuses them in some places — a property, `not`, an `allOf` entry,
-/// `$defs`, `components.schemas` — so the copy its structure check reads has each written as the
-/// object schema that means the same: `{}` for `true`, `{"not": {}}` for `false`. Fathom's own
-/// index and validator read the document as written.
+/// OpenAPI 3.1's schemas are JSON Schema 2020-12, where `true` and `false` are schemas (anything; nothing).
+///
+/// OpenAPIKit 6 refuses them in some places — a property, `not`, an `allOf` entry, `$defs`, `components.schemas` — so
+/// the copy its structure check reads has each written as the object schema that means the same: `{}` for `true`,
+/// `{"not": {}}` for `false`. Fathom's own index and validator read the document as written.
 enum BooleanSchemas {
     /// The document with boolean schemas as objects, or `nil` when it has none.
     static func asObjects(in document: JSON) -> JSON? {

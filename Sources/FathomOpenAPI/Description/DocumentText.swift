@@ -98,15 +98,18 @@ enum DocumentText {
 
 /// Why a description could not be loaded: one line, naming the place when there is one.
 public struct DescriptionError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong, naming the file and the place.
     public var message: String
     /// Whether OpenAPIKit's structure check found it (the index itself could still be built:
     /// loading with `checkStructure: false` gets past it).
     public var isStructural: Bool
 
+    /// An error; `isStructural` when OpenAPIKit's structure check found it.
     public init(_ message: String, isStructural: Bool = false) {
         self.message = message
         self.isStructural = isStructural
     }
 
+    /// The message.
     public var description: String { message }
 }

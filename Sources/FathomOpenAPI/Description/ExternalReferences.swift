@@ -30,8 +30,10 @@ struct ExternalReferences {
     /// The root with every document its `$ref`s reach, or the root unchanged when they name none.
     ///
     /// - Parameters:
+    ///   - root: The root document.
     ///   - name: The root's name, for messages.
     ///   - location: Where the root was read from; relative references resolve against it.
+    ///   - fetch: Reads a document by URL.
     /// - Throws: ``DescriptionError`` naming the `$ref`, its place and why its document could not
     ///   be read.
     /// - Returns: The bundled tree, and the other documents read, by the keys they went under

@@ -17,6 +17,7 @@ struct PathTree: Sendable {
 
     /// - Parameters:
     ///   - paths: Every declared path template, operations or not.
+    ///   - operations: The operations, each placed under its path.
     init(paths: [String], operations: [APIOperation]) {
         for path in paths { Self.insert(nil, at: Self.segments(of: path)[...], into: &root) }
         for (index, operation) in operations.enumerated() {
@@ -82,6 +83,7 @@ struct PathTree: Sendable {
     }
 
     /// How well a request path fits a template: the number of literal segments matched, or `nil`.
+    ///
     /// A template in the request (`/pets/{petId}`) fits the same template.
     static func match(_ template: [String], _ segments: [String]) -> Int? {
         guard template.count == segments.count else { return nil }
@@ -101,6 +103,7 @@ extension APIDescription {
     /// What lies under a path: its child segments (with how many operations each leads to) and
     /// the operations on the path itself.
     public struct Listing: Sendable {
+        /// A segment under a path.
         public struct Child: Sendable, Hashable {
             /// The segment as written: `pets`, `{petId}`.
             public var name: String
@@ -110,7 +113,9 @@ extension APIDescription {
             public var hasChildren: Bool
         }
 
+        /// The segments under the path.
         public var children: [Child]
+        /// The operations on the path itself.
         public var operations: [APIOperation]
         /// Whether the description declares the path itself (not only paths below it).
         public var isDeclared: Bool

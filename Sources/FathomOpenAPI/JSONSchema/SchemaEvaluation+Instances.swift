@@ -36,9 +36,10 @@ extension SchemaEvaluation {
         }
     }
 
-    /// Exact for decimals (`19.99` is a multiple of `0.01`); through `Double` when a value is
-    /// beyond `Decimal`'s range. There an overflowing quotient is no multiple, except that every
-    /// integer is a multiple of a step like `0.5` (one over an integer).
+    /// Exact for decimals (`19.99` is a multiple of `0.01`); through `Double` when a value is beyond `Decimal`'s range.
+    ///
+    /// There an overflowing quotient is no multiple, except that every integer is a multiple of a step like `0.5` (one
+    /// over an integer).
     static func isMultiple(_ text: String, of divisor: String) -> Bool {
         if let value = Decimal(string: text), let step = Decimal(string: divisor), !step.isZero,
             value.isFinite, step.isFinite, abs(value.exponent) < 100, abs(step.exponent) < 100

@@ -117,9 +117,11 @@ struct SchemaEvaluation {
         return result
     }
 
-    /// The dynamic scope after a reference to `target`: a reference into another resource enters
-    /// it, even at a subschema (`first#/$defs/stuff`). A target with its own `$id` is entered by
-    /// ``evaluate(_:base:instance:path:scope:depth:)``, and the resource around it is not.
+    /// The dynamic scope after a reference to `target`: a reference into another resource enters it, even at a
+    /// subschema (`first#/$defs/stuff`).
+    ///
+    /// A target with its own `$id` is entered by ``evaluate(_:base:instance:path:scope:depth:)``, and the resource
+    /// around it is not.
     private func entering(_ target: LocatedSchema, _ scope: [String]) -> [String] {
         guard dialect == .draft2020_12, target.schema["$id"] == nil, scope.last != target.base else { return scope }
         return scope + [target.base]

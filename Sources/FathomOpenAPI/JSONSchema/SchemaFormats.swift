@@ -7,8 +7,9 @@ import Foundation
     import Darwin
 #endif
 
-/// The `format`s an API description means: a value that breaks one is a violation, with what the
-/// format expects. Unknown formats pass (JSON Schema leaves them to the application).
+/// The `format`s an API description means: a value that breaks one is a violation, with what the format expects.
+///
+/// Unknown formats pass (JSON Schema leaves them to the application).
 enum SchemaFormats {
     /// A problem with a string's format, or `nil`.
     static func checkString(_ text: String, format: String) -> String? {

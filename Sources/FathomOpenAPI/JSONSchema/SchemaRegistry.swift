@@ -7,9 +7,11 @@ struct LocatedSchema {
     var base: String
 }
 
-/// Every schema resource a validation can reach, by absolute URI: the root document, the
-/// resources embedded in it with `$id` (`id` in draft 4), their `$anchor`s and `$dynamicAnchor`s,
-/// and any other documents given (what `refRemote` fetches). Built once; read-only after.
+/// Every schema resource a validation can reach, by absolute URI: the root document, the resources embedded in it with
+/// `$id` (`id` in draft 4), their `$anchor`s and `$dynamicAnchor`s, and any other documents given (what `refRemote`
+/// fetches).
+///
+/// Built once; read-only after.
 struct SchemaRegistry: Sendable {
     let dialect: SchemaDialect
     /// Each resource by its URI, located at the base *around* it: evaluating it applies its own `$id`.

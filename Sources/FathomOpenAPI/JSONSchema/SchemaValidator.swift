@@ -28,20 +28,24 @@ public enum SchemaDialect: Sendable, Hashable {
 /// References resolve within the schema's document (JSON pointers, `$id`, `$anchor`,
 /// `$dynamicRef`) and to the other `documents` given by URI; nothing is fetched.
 public struct SchemaValidator: Sendable {
+    /// How a value is checked.
     public struct Options: Sendable {
-        /// Whether `format` is checked (date-time, email, uuid, uri, ipv4, ipv6…). JSON Schema
-        /// 2020-12 makes it an annotation by default; API contracts mean it.
+        /// Whether `format` is checked (date-time, email, uuid, uri, ipv4, ipv6…).
+        ///
+        /// JSON Schema 2020-12 makes it an annotation by default; API contracts mean it.
         public var assertFormats: Bool
         /// Which way the instance travels: a request ignores `readOnly` properties when checking
         /// `required`, a response `writeOnly` ones.
         public var direction: Direction?
 
+        /// Options; formats asserted and no direction by default.
         public init(assertFormats: Bool = true, direction: Direction? = nil) {
             self.assertFormats = assertFormats
             self.direction = direction
         }
     }
 
+    /// Which way an instance travels, for `readOnly` and `writeOnly`.
     public enum Direction: Sendable {
         case request
         case response
@@ -56,7 +60,9 @@ public struct SchemaValidator: Sendable {
     ///   - schema: The schema, or the document that holds the schemas validated against (an
     ///     OpenAPI description, whose `#/components/schemas/…` references resolve within it).
     ///   - baseURI: The document's URI, against which relative references resolve.
+    ///   - dialect: The JSON Schema the schemas are written in.
     ///   - documents: Other documents references may name, by absolute URI.
+    ///   - options: How values are checked.
     public init(
         schema: JSON, baseURI: String = "", dialect: SchemaDialect, documents: [String: JSON] = [:],
         options: Options = Options()
@@ -67,6 +73,7 @@ public struct SchemaValidator: Sendable {
         self.registry = SchemaRegistry(root: schema, base: baseURI, documents: documents, dialect: dialect)
     }
 
+    /// The dialect the schema is read in.
     public var dialect: SchemaDialect { registry.dialect }
 
     /// The violations of `instance` against the root schema, or against `schema` (a schema within

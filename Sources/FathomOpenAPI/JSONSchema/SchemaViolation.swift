@@ -8,11 +8,13 @@ public struct SchemaViolation: Hashable, Sendable, CustomStringConvertible {
     /// What was expected: `expected string, got null`.
     public var message: String
 
+    /// A violation at `path`.
     public init(path: String, message: String) {
         self.path = path
         self.message = message
     }
 
+    /// `$.path: what is wrong`.
     public var description: String { "\(path): \(message)" }
 }
 
