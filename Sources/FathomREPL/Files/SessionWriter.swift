@@ -34,7 +34,7 @@ struct SessionWriter {
         let lines = log.lines.filter { !(requestsOnly && $0.kind == .setting) }
         let (texts, generated, _) = substitutedLines(lines)
         var out: [String] = ["# Fathom session. Replay it with: fathom replay \(replayOptions(texts))\(fileName)"]
-        if !generated.isEmpty || texts.contains(where: { $0.hasPrefix("secret ") }) {
+        if !generated.isEmpty || !variables.secrets.isEmpty {
             out.append("# Secrets are asked for by name: FATHOM_SECRET_<NAME>, a .env file, or a prompt.")
         }
         if !requestsOnly {

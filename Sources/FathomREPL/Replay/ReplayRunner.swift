@@ -173,7 +173,8 @@ public struct ReplayRunner: Sendable {
         var asked: [(name: String, value: String)] = []
         let probe = Executor(options: executorOptions)
         if let environment = options.environment {
-            let result = await probe.run(EnvCommand(use: environment), text: "env use \(environment)", location: nil)
+            let command = EnvCommand(use: environment)
+            let result = await probe.run(command, text: command.line, location: nil)
             if result.outcome == .failed {
                 let reasons = result.outputs.compactMap { output -> String? in
                     guard case .failure(let failure) = output else { return nil }
@@ -229,7 +230,8 @@ public struct ReplayRunner: Sendable {
 
         var current = RequestReport(name: "setup", line: file.entries.first?.line ?? 1, isSetup: true)
         if let environment = options.environment {
-            let result = await executor.run(EnvCommand(use: environment), text: "env use \(environment)", location: nil)
+            let command = EnvCommand(use: environment)
+            let result = await executor.run(command, text: command.line, location: nil)
             if result.outcome == .failed { current.failures += failures(result.outputs) }
         }
         var requestCount = 0
