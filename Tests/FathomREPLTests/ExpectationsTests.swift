@@ -68,3 +68,42 @@ import Testing
         #expect(throws: CommandError.self) { try check("expect $.a == 1", response) }
     }
 }
+
+@Suite struct CIExpectationsTests {
+    static func response(_ body: String, headers: NetworkHeaders = NetworkHeaders()) throws -> NetworkResponse<Data> {
+        NetworkResponse(
+            status: .ok, headers: headers, body: Data(body.utf8), httpVersion: "HTTP/1.1",
+            request: try NetworkRequest.get("http://a.test/").prepared())
+    }
+
+    func check(_ line: String, _ response: NetworkResponse<Data>) throws -> Bool {
+        let command = try #require(try parse(line, as: ExpectCommand.self))
+        let json = try JSON(parsing: response.body)
+        return try ExpectationEvaluator.evaluate(command.expectation, operand: command.expectation.operand, response: response) {
+            try JSONPath($0).query(json).map(\.value)
+        }.passed
+    }
+
+    /// Counts, text tests and numeric headers, as CI suites write them.
+    @Test func countsTextTestsAndNumericHeaders() throws {
+        var headers = NetworkHeaders()
+        headers.add("X-Total-Count", "25")
+        headers.add("X-Trace", "abc-123")
+        let response = try Self.response(#"{"data": [1, 2, 3], "name": "Ada Lovelace", "tags": ["a", "b"]}"#, headers: headers)
+        #expect(try check("expect $.data.length() == 3", response))
+        #expect(try check("expect $.data.count() > 2", response))
+        #expect(try check("expect $.name.length() == 12", response))
+        #expect(try check("expect $.data[*].length() == 3", response))
+        #expect(!(try check("expect $.data.length() == 4", response)))
+        #expect(try check(#"expect $.name contains "Love""#, response))
+        #expect(try check(#"expect $.name startsWith Ada"#, response))
+        #expect(try check(#"expect $.name endsWith "lace""#, response))
+        #expect(try check(#"expect $.tags contains "b""#, response))
+        #expect(!(try check(#"expect $.tags contains "c""#, response)))
+        #expect(try check("expect header X-Total-Count > 20", response))
+        #expect(!(try check("expect header X-Total-Count >= 26", response)))
+        #expect(!(try check("expect header X-Trace > 1", response)), "not a number: false, not an error")
+        #expect(try check("expect header X-Trace startsWith abc", response))
+        #expect(try check("expect body contains Lovelace", response))
+    }
+}

@@ -7,11 +7,13 @@ struct ExpectCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "expect",
         synopsis:
-            "expect status 200|2xx | EXPR ==|!=|<|<=|>|>=|~ VALUE | EXPR exists|absent | header NAME ~ RE | time < 500ms | body ~ RE | schema",
+            "expect status 200|2xx | EXPR ==|!=|<|<=|>|>=|~|contains|startsWith|endsWith VALUE | EXPR exists|absent | header NAME ~ RE | time < 500ms | body ~ RE | schema",
         summary: "check the last response; a failure says expected and actual, and the session goes on",
         details: """
             VALUE is JSON when it parses as JSON (42, "Ada", [1,2], null), else text. `~` matches a \
-            regular expression; `!~` must not match. `expect schema`: the response keeps its operation's \
+            regular expression; `!~` must not match. `contains` (text, or an array's element), `startsWith` \
+            and `endsWith` test text. `$.items.length()` (or `.count()`) is the size of what the path selects. \
+            A header compares as a number with < <= > >= (`expect header X-Total-Count > 20`). `expect schema`: the response keeps its operation's \
             schema in the loaded description (`spec`). `fathom replay` counts failed expectations.
             """,
         completion: .words(["status", "header", "time", "body", "schema"]), group: .responses)
@@ -102,15 +104,20 @@ struct ExpectCommand: SingleCommand {
             try CommandParser.checkHeaderName(name.text, column: name.column)
             subject = .header(name.text)
         default:
-            try CommandParser.checkPath(first)
+            let (path, _) = Expectation.counting(first.text)
+            try CommandParser.checkPath(Word(path, column: first.column, quoted: first.quoted))
             subject = .value(first.text)
         }
         let allowed: [Expectation.Operator] =
             switch subject {
             case .status: [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual]
             case .time: [.less, .lessOrEqual, .greater, .greaterOrEqual]
-            case .body: [.equal, .notEqual, .matches, .notMatches]
-            case .header: [.equal, .notEqual, .matches, .notMatches, .exists, .absent]
+            case .body: [.equal, .notEqual, .matches, .notMatches, .contains, .startsWith, .endsWith]
+            case .header:
+                [
+                    .equal, .notEqual, .matches, .notMatches, .contains, .startsWith, .endsWith, .less, .lessOrEqual,
+                    .greater, .greaterOrEqual, .exists, .absent,
+                ]
             case .value: Expectation.Operator.allCases
             case .schema: []
             }
@@ -123,14 +130,14 @@ struct ExpectCommand: SingleCommand {
         var op: Expectation.Operator
         var operandText: String
         var operandColumn: Int
-        if subject == .status, Expectation.Operator(rawValue: opWord.text) == nil {
+        if subject == .status, Expectation.Operator(word: opWord.text) == nil {
             // `expect status 200`
             op = .equal
             operandText = opWord.text
             operandColumn = opWord.column
             try a.end()
         } else {
-            guard let parsed = Expectation.Operator(rawValue: opWord.text.lowercased()), allowed.contains(parsed) else {
+            guard let parsed = Expectation.Operator(word: opWord.text), allowed.contains(parsed) else {
                 throw CommandError(
                     "unknown comparison '\(opWord.text)'", column: opWord.column,
                     hint: "one of \(allowed.map(\.rawValue).joined(separator: " "))")

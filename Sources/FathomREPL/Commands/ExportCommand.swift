@@ -95,7 +95,7 @@ struct ExportCommand: SingleCommand {
         guard !entries.isEmpty else {
             throw CommandError("no responses yet to export", hint: "send a request first")
         }
-        let path = Executor.expandTilde(try executor.session.variables.expand(file))
+        let path = executor.resolvePath(try executor.session.variables.expand(file))
         let text = HARExport(redactor: executor.redactor).document(entries).formatted(.pretty)
         do {
             // Masked once more as a whole: whatever the fields missed is not written.

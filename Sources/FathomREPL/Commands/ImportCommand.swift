@@ -49,7 +49,7 @@ struct ImportCommand: SingleCommand {
                 taken: executor.session.variables.values)
             return try await Self.run(imported, source: nil, executor)
         }
-        let path = Executor.expandTilde(try executor.session.variables.expand(file))
+        let path = executor.resolvePath(try executor.session.variables.expand(file))
         let imported = try Importer.read(path, format: format, taken: executor.session.variables.values)
         return try await Self.run(imported, source: path, executor)
     }

@@ -21,7 +21,7 @@ struct LoadCommand: SingleCommand {
     var line: String { "load " + Quoting.word(file) }
 
     func run(in executor: isolated Executor) async throws -> CommandResult {
-        let path = Executor.expandTilde(try executor.session.variables.expand(file))
+        let path = executor.resolvePath(try executor.session.variables.expand(file))
         do {
             // Read and checked whole first: a broken file runs nothing.
             return CommandResult(.succeeded, [], followUp: .load(try SessionFile.read(path)))

@@ -40,7 +40,7 @@ struct LogCommand: SingleCommand {
                     SettingShown(name: "log", value: .log(level: settings.logDetail.rawValue, file: settings.logFile))))
         }
         if let file {
-            let path = Executor.expandTilde(file)
+            let path = executor.resolvePath(file)
             guard
                 FileManager.default.fileExists(atPath: path)
                     || FileManager.default.createFile(

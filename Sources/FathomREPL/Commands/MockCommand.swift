@@ -47,7 +47,7 @@ struct MockCommand: SingleCommand {
             return .shows(.listing(Listing(kind: .mocks, items: items)))
         case .off: executor.session.settings.mocks = []
         case .file(let path, let file):
-            let expanded = Executor.expandTilde(try executor.session.variables.expand(file))
+            let expanded = executor.resolvePath(try executor.session.variables.expand(file))
             guard FileManager.default.isReadableFile(atPath: expanded) else {
                 throw CommandError("cannot read '\(file)'", hint: "give a readable file after @")
             }

@@ -40,7 +40,7 @@ struct ReplayCommand: SingleCommand {
     }
 
     func run(in executor: isolated Executor) async throws -> CommandResult {
-        let paths = files.map { Executor.expandTilde((try? executor.session.variables.expand($0)) ?? $0) }
+        let paths = files.map { executor.resolvePath((try? executor.session.variables.expand($0)) ?? $0) }
         // `--demo`'s `{{demo}}` and the like: what this session was given, each file gets too.
         return CommandResult(
             .succeeded, [], followUp: .replay(files: paths, compare: compare, variables: executor.externalVariables))

@@ -37,7 +37,7 @@ struct SaveCommand: SingleCommand {
     func run(in executor: isolated Executor) async throws -> CommandResult {
         let session = executor.session
         let redactor = executor.redactor
-        let path = Executor.expandTilde(try session.variables.expand(file))
+        let path = executor.resolvePath(try session.variables.expand(file))
         guard !session.log.lines.isEmpty else {
             throw CommandError("nothing to save yet", hint: "build and send a request first")
         }

@@ -77,7 +77,7 @@ struct ShowCommand: SingleCommand {
         case .response(let number):
             let entry = try executor.session.responses.entry(number)
             guard let file else { return .shows(.response(executor.responseOutput(entry))) }
-            let path = Executor.expandTilde(try executor.session.variables.expand(file))
+            let path = executor.resolvePath(try executor.session.variables.expand(file))
             let size = try Self.writeBody(of: entry.response, to: path, redactor: executor.redactor)
             return .shows(.event(.wroteBody(response: entry.number, path: path, bytes: size)))
         case .session:

@@ -160,7 +160,7 @@ extension Executor {
         case .raw(let text):
             return .data(Data(text.utf8), contentType: nil)
         case .file(let template):
-            let path = Self.expandTilde(try variables.expand(template))
+            let path = resolvePath(try variables.expand(template))
             return .file(path: path, contentType: MediaType.guess(forPath: path))
         case .form(let fields):
             return .form(try fields.map { QueryItem(try variables.expand($0.name), try variables.expand($0.value)) })
@@ -177,7 +177,7 @@ extension Executor {
                 case .file(let name, let written):
                     let file = RequestItem.fileSpec(try variables.expand(written))
                     form = form.file(
-                        try variables.expand(name), path: Self.expandTilde(file.path), filename: file.filename,
+                        try variables.expand(name), path: resolvePath(file.path), filename: file.filename,
                         contentType: file.type)
                 default: throw CommandError("a multipart body takes name=value fields and name@file files")
                 }

@@ -54,7 +54,7 @@ extension Executor {
             guard let url = URL(string: source) else { throw CommandError("invalid URL '\(source)'") }
             location = url
         } else {
-            let path = Self.expandTilde(source)
+            let path = resolvePath(source)
             guard let contents = FileManager.default.contents(atPath: path) else {
                 throw CommandError("cannot read \(path)", hint: "give a description's file or http(s) URL")
             }

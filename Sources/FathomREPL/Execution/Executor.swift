@@ -71,6 +71,9 @@ public actor Executor {
     var externalVariables: [(name: String, value: String)] = []
     /// Whether the wire log could be written.
     let wireLogHealth = WireLogHealth()
+    /// The folder relative file names resolve against: the session file's whose lines run (a
+    /// replayed or loaded file), else the current directory.
+    var directory: String?
 
     public init(options: Options = Options()) {
         self.options = options
@@ -190,6 +193,25 @@ public actor Executor {
             }
             snapshot.remember(paths: [response.request.url.path] + paths, redactor: redactor)
         }
+    }
+
+    /// A file name as a line writes it, resolved: `~/` is the home folder, and a relative name is
+    /// under the running file's folder (``directory``), so a file replayed from anywhere finds its
+    /// fixtures.
+    func resolvePath(_ written: String) -> String {
+        let path = Self.expandTilde(written)
+        guard !path.hasPrefix("/"), let directory else { return path }
+        return (directory as NSString).appendingPathComponent(path)
+    }
+
+    /// Runs what follows with relative file names resolved under `directory` (a file's folder).
+    func withDirectory<Result: Sendable>(
+        _ directory: String?, _ body: () async -> Result
+    ) async -> Result {
+        let before = self.directory
+        self.directory = directory
+        defer { self.directory = before }
+        return await body()
     }
 
     /// How long output is paged, as the session has it now.

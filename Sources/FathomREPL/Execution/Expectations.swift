@@ -4,6 +4,14 @@ import Foundation
 
 /// One `expect` line: a subject, a comparison, and what it is compared with.
 struct Expectation: Equatable, Sendable {
+    /// `$.data.length()` (or `.count()`) as the path it counts and `true`; any other path as it is.
+    static func counting(_ expression: String) -> (path: String, counted: Bool) {
+        for suffix in [".length()", ".count()"] where expression.hasSuffix(suffix) && expression.count > suffix.count {
+            return (String(expression.dropLast(suffix.count)), true)
+        }
+        return (expression, false)
+    }
+
     enum Subject: Equatable, Sendable {
         case status
         /// A JSONPath over the body.
@@ -24,8 +32,22 @@ struct Expectation: Equatable, Sendable {
         case greater = ">"
         case matches = "~"
         case notMatches = "!~"
+        case contains
+        case startsWith
+        case endsWith
         case exists
         case absent
+
+        /// The operator written `word`, case aside (`startswith` is `startsWith`).
+        init?(word: String) {
+            guard let found = Self.allCases.first(where: { $0.rawValue.lowercased() == word.lowercased() }) else {
+                return nil
+            }
+            self = found
+        }
+
+        /// `contains`, `startsWith` or `endsWith`: a test on text (or, for `contains`, an array).
+        var isTextTest: Bool { self == .contains || self == .startsWith || self == .endsWith }
     }
 
     var subject: Subject
@@ -96,21 +118,42 @@ enum ExpectationEvaluator {
         case .header(let name):
             let values = response.headers.values(for: NetworkHeaders.Name(name))
             let actual = values.isEmpty ? nil : values.joined(separator: ", ")
+            if [.less, .lessOrEqual, .greater, .greaterOrEqual].contains(op) {
+                // A header's value compared as the number it holds (`X-Total-Count > 20`).
+                let limit = Double(operand ?? "")
+                let number = actual.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+                let passed = number.flatMap { number in limit.map { compare(number, op, $0) } } ?? false
+                return ExpectationResult(
+                    passed: passed, expected: describe(op, operand ?? ""),
+                    actual: actual.map { number == nil ? "\(quoted($0)), not a number" : $0 } ?? "no \(name) header")
+            }
             return try text(actual, op, operand, absentText: "no \(name) header")
         case .body:
             return try text(String(decoding: response.body, as: UTF8.self), op, operand, absentText: "no body")
         case .schema:
             // Checked by the executor, which holds the description.
             throw CommandError("`expect schema` needs the loaded description")
-        case .value(let expression):
+        case .value(let written):
+            let (expression, counted) = Expectation.counting(written)
             let values = try values(expression)
-            let actual: JSON? =
+            var actual: JSON? =
                 switch values.count {
                 case 0: nil
                 case 1: values[0]
                 default: .array(values)
                 }
-            return value(actual, op, operand, expression: expression)
+            if counted {
+                // `.length()`: the size of the one value selected, or how many were selected.
+                let count =
+                    switch (values.count, values.first) {
+                    case (1, .array(let elements)?): elements.count
+                    case (1, .object(let members)?): members.count
+                    case (1, .string(let text)?): text.count
+                    default: values.count
+                    }
+                actual = .number(String(count))
+            }
+            return value(actual, op, operand, expression: written)
         }
     }
 
@@ -136,6 +179,18 @@ enum ExpectationEvaluator {
             return ExpectationResult(passed: actual != nil, expected: "a value at \(expression)", actual: shown)
         case .absent:
             return ExpectationResult(passed: actual == nil, expected: "nothing at \(expression)", actual: shown)
+        case .contains, .startsWith, .endsWith:
+            let expected = literal(operand ?? "")
+            let passed: Bool
+            switch (actual, expected) {
+            case (.array(let elements)?, _) where op == .contains:
+                passed = elements.contains { $0.isEquivalent(to: expected) }
+            case (.string(let text)?, .string(let part)):
+                passed =
+                    op == .contains ? text.contains(part) : op == .startsWith ? text.hasPrefix(part) : text.hasSuffix(part)
+            default: passed = false
+            }
+            return ExpectationResult(passed: passed, expected: describe(op, compact(expected)), actual: shown)
         case .matches, .notMatches:
             let pattern = operand ?? ""
             var text: String?
@@ -184,6 +239,9 @@ enum ExpectationEvaluator {
         case .notEqual: passed = actual != operand
         case .matches: passed = actual.map { matches($0, operand) } ?? false
         case .notMatches: passed = actual.map { !matches($0, operand) } ?? true
+        case .contains: passed = actual?.contains(operand) ?? false
+        case .startsWith: passed = actual?.hasPrefix(operand) ?? false
+        case .endsWith: passed = actual?.hasSuffix(operand) ?? false
         default: passed = false
         }
         let expected =

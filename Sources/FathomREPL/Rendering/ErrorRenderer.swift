@@ -58,11 +58,19 @@ struct ErrorRenderer: Sendable {
         return result + rest
     }
 
+    /// A round duration well past `duration` (twice it, rounded up to whole seconds, at least
+    /// 10 s): what a timeout's hint suggests.
+    static func longer(than duration: Duration) -> Duration {
+        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return .seconds(max(10, Int((seconds * 2).rounded(.up))))
+    }
+
     /// What a person can do at the prompt about a network error, where there is something.
     static func advice(for error: NetworkError) -> String? {
         switch error {
         case .tls: "use `insecure on` to proceed"
-        case .timeout(.total, _), .timeout(.read, _): "allow more with `timeout 30s`"
+        case .timeout(.total, let after), .timeout(.read, let after):
+            "allow more with `timeout \(DurationText.word(Self.longer(than: after)))`"
         case .tooManyRedirects: "change the limit with `redirects N`"
         case .noMock: "add one with `mock PATH @FILE`, or `mock off`"
         default: nil
