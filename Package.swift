@@ -69,6 +69,7 @@ let package = Package(
                 "FathomJSON",
                 "FathomOpenAPI",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .target(

@@ -16,7 +16,7 @@ struct Fathom: AsyncParsableCommand {
             return
         }
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(Replay.normalize(Array(CommandLine.arguments.dropFirst())))
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -128,20 +128,39 @@ import Testing
             ))
         #expect(server.takeRequests().count == 1, "strict validation sent nothing")
 
-        // Replay with the description: the expectation fails the run, JUnit says why, and
-        // --coverage lists what was called.
+        // Replay with the description: the broken schema fails the request (its `expect schema`
+        // says nothing more), JUnit says why, and --coverage lists what was called.
         let session = directory + "/users.fathom"
         try "base \(server.baseURL)\nget /users/1\nexpect schema\nget /users\nexpect schema\n".write(
             toFile: session, atomically: true, encoding: .utf8)
         let replay = try FathomBinary.run(
-            ["replay", "--spec", spec, "--coverage", "--junit", directory + "/junit.xml", session])
+            [
+                "replay", "--spec", spec, "--coverage", "--continue-on-error", "--junit", directory + "/junit.xml",
+                session,
+            ])
         #expect(replay.status == 1, "\(replay.stdout)\(replay.stderr)")
-        #expect(replay.stdout.contains("expect schema — expected a response that keeps GET /users/{id}'s schema"))
-        #expect(
-            replay.stdout.contains("200 OK") && replay.stdout.contains("schema ✗ 2"), "the request line says so too")
+        #expect(replay.stdout.contains("the response breaks the schema of GET /users/{id} (2 violations):"))
+        #expect(!replay.stdout.contains("expect schema — expected"), "said once")
+        #expect(replay.stdout.contains("✗ GET /users/1  200 OK") && replay.stdout.contains("schema ✗ 2"))
         #expect(replay.stdout.contains("✓ GET /users/{id}") && replay.stdout.contains("2 of 24 operations called"))
         let junit = try String(contentsOfFile: directory + "/junit.xml", encoding: .utf8)
         #expect(junit.contains("$.email: expected integer, got string"))
+        #expect(
+            junit.contains(
+                #"<failure message="the response breaks the schema of GET /users/{id} (2 violations):" type="schema">"#)
+        )
+
+        // No `expect schema` in the file: the description alone fails it — unless `--schema warn`,
+        // where the line says `!`, never ✓, and every violation still shows.
+        let plain = directory + "/plain.fathom"
+        try "base \(server.baseURL)\nget /users/1\n".write(toFile: plain, atomically: true, encoding: .utf8)
+        let failing = try FathomBinary.run(["replay", "--spec", spec, plain])
+        #expect(failing.status == 1)
+        #expect(failing.stdout.contains("✗ GET /users/1") && failing.stdout.contains("$.email: expected integer"))
+        let warned = try FathomBinary.run(["replay", "--spec", spec, "--schema", "warn", plain])
+        #expect(warned.status == 0)
+        #expect(warned.stdout.contains("! GET /users/1") && !warned.stdout.contains("✓ GET /users/1"))
+        #expect(warned.stdout.contains("$.email: expected integer, got string"))
 
         let json = try FathomBinary.run(["--spec", spec, "--output", "json", server.baseURL], script: "get /users/1\n")
         let line = json.stdout.split(separator: "\n").first { $0.contains(#""type":"response""#) } ?? ""

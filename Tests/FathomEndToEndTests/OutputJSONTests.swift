@@ -160,7 +160,9 @@ import Testing
         #expect(failed["file"] as? String == file)
         #expect(failed["line"] as? Int == 5)
         let request = objects[3]
-        #expect(request["name"] as? String == "GET /users/2")
+        #expect(request["name"] as? String == "get /users/2 (line 3)", "the file as written: the same on every run")
+        #expect(request["sent"] as? String == "GET /users/2")
+        #expect(request["outcome"] as? String == "failed")
         #expect(request["status"] as? Int == 200)
         #expect(request["expectations"] as? Int == 2)
         #expect(request["failed_expectations"] as? Int == 1)
@@ -169,5 +171,7 @@ import Testing
         #expect(summary["passed"] as? Bool == false)
         #expect(summary["status"] as? Int == 1)
         #expect(summary["requests"] as? Int == 1)
+        let failing = summary["failing"] as? [[String: Any]]
+        #expect(failing?.first?["file"] as? String == file && failing?.first?["lines"] as? [Int] == [3])
     }
 }

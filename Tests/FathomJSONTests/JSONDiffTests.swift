@@ -53,6 +53,19 @@ import Testing
         #expect(diff.summaryLine == "no differences")
     }
 
+    @Test func addedMembersCanBeAcceptedButNotAddedElementsOrChanges() throws {
+        let old = try JSON(parsing: #"{"id":1,"tags":["a"],"user":{"name":"ada"}}"#)
+        let grown = try JSON(parsing: #"{"id":1,"tags":["a"],"user":{"name":"ada","team":"x"},"etag":"w"}"#)
+        #expect(JSONDiff(from: old, to: grown, options: .init(ignoresAddedMembers: true)).isEmpty)
+        #expect(JSONDiff(from: old, to: grown).counts.added == 2)
+
+        let changed = try JSON(parsing: #"{"id":2,"tags":["a","b"],"extra":true}"#)
+        let diff = JSONDiff(from: old, to: changed, options: .init(ignoresAddedMembers: true))
+        #expect(diff.changes.map(\.kind).sorted() == ["added", "changed", "removed"])
+        #expect(diff.tree().contains("+ $['tags'][1]"))
+        #expect(!diff.tree().contains("extra"))
+    }
+
     @Test func patchFromDiffReproducesEveryJSONPatchTestsResult() throws {
         var checked = 0
         for test in try JSONPatchTests.cases() {

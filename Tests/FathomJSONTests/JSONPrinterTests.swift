@@ -4,7 +4,7 @@ import Testing
 @testable import FathomJSON
 
 @Suite struct JSONPrinterTests {
-    nonisolated(unsafe) static let formats: [(name: String, format: JSONFormat, jqArguments: [String])] = [
+    static let formats: [(name: String, format: JSONFormat, jqArguments: [String])] = [
         ("pretty", .pretty, ["."]),
         ("compact", .compactText, ["-c", "."]),
         ("indent 4", JSONFormat(indent: 4), ["--indent", "4", "."]),

@@ -79,7 +79,9 @@ import Testing
     func check(_ line: String, _ response: NetworkResponse<Data>) throws -> Bool {
         let command = try #require(try parse(line, as: ExpectCommand.self))
         let json = try JSON(parsing: response.body)
-        return try ExpectationEvaluator.evaluate(command.expectation, operand: command.expectation.operand, response: response) {
+        return try ExpectationEvaluator.evaluate(
+            command.expectation, operand: command.expectation.operand, response: response
+        ) {
             try JSONPath($0).query(json).map(\.value)
         }.passed
     }
@@ -89,7 +91,8 @@ import Testing
         var headers = NetworkHeaders()
         headers.add("X-Total-Count", "25")
         headers.add("X-Trace", "abc-123")
-        let response = try Self.response(#"{"data": [1, 2, 3], "name": "Ada Lovelace", "tags": ["a", "b"]}"#, headers: headers)
+        let response = try Self.response(
+            #"{"data": [1, 2, 3], "name": "Ada Lovelace", "tags": ["a", "b"]}"#, headers: headers)
         #expect(try check("expect $.data.length() == 3", response))
         #expect(try check("expect $.data.count() > 2", response))
         #expect(try check("expect $.name.length() == 12", response))

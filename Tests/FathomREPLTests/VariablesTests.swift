@@ -25,4 +25,36 @@ import Testing
         #expect(values == ["A": "1", "B": "two words", "C": "x=y"])
         #expect(DotEnv.secretKey(for: "api-key") == "FATHOM_SECRET_API_KEY")
     }
+
+    /// As dotenv reads it: inline comments, quotes, escapes, `export`, values over several lines.
+    @Test func dotEnvReadsWhatDotenvReads() {
+        let text = """
+            TOKEN=abc123 # the CI token
+            HASH=a#b
+            export  EXPORTED = spaced out   
+            SINGLE='no \\n escapes # kept'  # comment
+            DOUBLE="line\\nbreak \\"quoted\\" # kept" # comment
+            MULTI="first
+            second"
+            PEM='-----BEGIN-----
+            abc
+            -----END-----'
+            EMPTY=
+            QUOTED_EMPTY=""
+            UNTERMINATED="never closed
+            AFTER=not reached as a key
+            """
+        let values = DotEnv.parse(text)
+        #expect(values["TOKEN"] == "abc123")
+        #expect(values["HASH"] == "a#b")
+        #expect(values["EXPORTED"] == "spaced out")
+        #expect(values["SINGLE"] == "no \\n escapes # kept")
+        #expect(values["DOUBLE"] == "line\nbreak \"quoted\" # kept")
+        #expect(values["MULTI"] == "first\nsecond")
+        #expect(values["PEM"] == "-----BEGIN-----\nabc\n-----END-----")
+        #expect(values["EMPTY"] == "")
+        #expect(values["QUOTED_EMPTY"] == "")
+        // An unterminated quote takes the rest of the file and gives nothing.
+        #expect(values["UNTERMINATED"] == nil && values["AFTER"] == nil)
+    }
 }

@@ -35,10 +35,17 @@ public struct JSONDiff: Sendable {
         public var arrayKey: String?
         /// Paths whose values are not compared (volatile fields such as timestamps).
         public var ignore: [JSONPath]
+        /// Whether an object member only the second document has is left out, as an ignored path
+        /// is: a check that accepts a document that grew (`replay --compare additive`). Elements
+        /// added to an array are still changes.
+        public var ignoresAddedMembers: Bool
 
-        public init(arrayKey: String? = nil, ignore: [JSONPath] = []) {
+        /// Options that match array elements by `arrayKey`, leave out `ignore`, and, with
+        /// `ignoresAddedMembers`, accept members only the second document has.
+        public init(arrayKey: String? = nil, ignore: [JSONPath] = [], ignoresAddedMembers: Bool = false) {
             self.arrayKey = arrayKey
             self.ignore = ignore
+            self.ignoresAddedMembers = ignoresAddedMembers
         }
     }
 
@@ -48,7 +55,7 @@ public struct JSONDiff: Sendable {
 
     public init(from old: JSON, to new: JSON, options: Options = Options()) {
         var differ = Differ(
-            arrayKey: options.arrayKey,
+            arrayKey: options.arrayKey, ignoresAddedMembers: options.ignoresAddedMembers,
             ignoredOld: Set(options.ignore.flatMap { $0.query(old).map(\.path) }),
             ignoredNew: Set(options.ignore.flatMap { $0.query(new).map(\.path) }))
         differ.diff(old, new, oldPath: NormalizedPath(), newPath: NormalizedPath(), pointer: [])
@@ -77,13 +84,18 @@ public struct JSONDiff: Sendable {
 /// Walks two documents side by side, collecting changes and patch operations.
 private struct Differ {
     let arrayKey: String?
+    let ignoresAddedMembers: Bool
     let ignoredOld: Set<NormalizedPath>
     let ignoredNew: Set<NormalizedPath>
     var changes: [JSONDiff.Change] = []
     var operations: [JSONPatch.Operation] = []
 
-    init(arrayKey: String?, ignoredOld: Set<NormalizedPath>, ignoredNew: Set<NormalizedPath>) {
+    init(
+        arrayKey: String?, ignoresAddedMembers: Bool, ignoredOld: Set<NormalizedPath>,
+        ignoredNew: Set<NormalizedPath>
+    ) {
         self.arrayKey = arrayKey
+        self.ignoresAddedMembers = ignoresAddedMembers
         self.ignoredOld = ignoredOld
         self.ignoredNew = ignoredNew
     }
@@ -107,7 +119,7 @@ private struct Differ {
             }
             for member in newMembers where seen.insert(member.key).inserted {
                 let childNew = newPath.appending(.name(member.key))
-                guard !ignoredNew.contains(childNew) else { continue }
+                guard !ignoresAddedMembers, !ignoredNew.contains(childNew) else { continue }
                 changes.append(.added(childNew, member.value))
                 operations.append(.add(JSONPointer(tokens: pointer + [member.key]), member.value))
             }

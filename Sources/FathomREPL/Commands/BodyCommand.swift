@@ -42,6 +42,14 @@ struct BodyCommand: SingleCommand {
 
     var logKind: SessionLog.Kind? { body == nil && !example ? nil : .draft }
 
+    var filesRead: [String] {
+        switch body {
+        case .file(let path)?: [path]
+        case .json(let items)?, .multipart(let items)?: items.compactMap(\.filePath)
+        default: []
+        }
+    }
+
     var line: String {
         if example { return "body example" }
         guard let body else { return "body" }

@@ -40,12 +40,18 @@ protocol Command: Sendable, Equatable {
     /// `Authorization` header, `password` for `auth basic`), so that a replay asks for it by a
     /// name that says what it is.
     func credentialName(for value: String) -> String?
+
+    /// The files the command reads, as the line writes them (relative ones under the session
+    /// file's folder): `replay` checks they exist before anything is sent.
+    var filesRead: [String] { get }
 }
 
 extension Command {
     func logged(in executor: isolated Executor) -> any Command { self }
 
     func credentialName(for value: String) -> String? { nil }
+
+    var filesRead: [String] { [] }
 
     /// `send` or a one-liner: a line that sends a request.
     var sendsRequest: Bool { logKind == .request }

@@ -47,8 +47,7 @@ struct EnvCommand: SingleCommand {
         var secrets: [(String, String)] = []
         for secret in environment.secrets {
             guard let value = executor.storedSecretValue(secret) else {
-                throw CommandError(
-                    "secret '\(secret)' has no value", hint: "set \(DotEnv.secretKey(for: secret)) or add it to .env")
+                throw CommandError.noValue(forSecret: secret, canBeAsked: false)
             }
             secrets.append((secret, value))
         }

@@ -37,6 +37,8 @@ struct ImportCommand: SingleCommand {
     /// may have changed, `import -` nothing at all.
     var logKind: SessionLog.Kind? { nil }
 
+    var filesRead: [String] { file == "-" ? [] : [file] }
+
     var line: String { "import \(format.rawValue) " + (file == "-" ? "-" : Quoting.word(file, literal: true)) }
 
     func run(in executor: isolated Executor) async throws -> CommandResult {

@@ -18,6 +18,8 @@ struct LoadCommand: SingleCommand {
     /// The lines it runs are kept, each as itself.
     var logKind: SessionLog.Kind? { nil }
 
+    var filesRead: [String] { [file] }
+
     var line: String { "load " + Quoting.word(file) }
 
     func run(in executor: isolated Executor) async throws -> CommandResult {

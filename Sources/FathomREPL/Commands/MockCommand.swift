@@ -23,6 +23,11 @@ struct MockCommand: SingleCommand {
 
     var logKind: SessionLog.Kind? { action == .list ? nil : .setting }
 
+    var filesRead: [String] {
+        guard case .file(_, let file) = action else { return [] }
+        return [file]
+    }
+
     var line: String {
         var writer = LineWriter("mock")
         switch action {

@@ -53,6 +53,8 @@ struct OneLinerCommand: Command {
 
     var logKind: SessionLog.Kind? { .request }
 
+    var filesRead: [String] { items.compactMap(\.filePath) }
+
     var line: String {
         var writer = LineWriter(method.rawValue.lowercased())
         if let target { writer.word(target) }

@@ -49,11 +49,10 @@ struct SaveCommand: SingleCommand {
         // Whatever could not be named is masked rather than written.
         try Self.write(redactor.redact(output.text), to: path)
         var recording: (path: String, responses: Int)?
-        if !output.recordings.isEmpty {
+        if !output.recording.entries.isEmpty {
             let recordingPath = Recording.path(forSession: path)
-            let file = Recording(session: fileName, entries: output.recordings)
-            try Self.write(redactor.redact(file.serialized()), to: recordingPath)
-            recording = (recordingPath, output.recordings.count)
+            try Self.write(redactor.redact(output.recording.serialized()), to: recordingPath)
+            recording = (recordingPath, output.recording.entries.count)
         }
         return .shows(
             .event(

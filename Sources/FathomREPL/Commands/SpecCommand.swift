@@ -40,6 +40,11 @@ struct SpecCommand: SingleCommand {
         }
     }
 
+    var filesRead: [String] {
+        guard case .load(let source, _) = action, !source.contains("://") else { return [] }
+        return [source]
+    }
+
     var logKind: SessionLog.Kind? {
         switch action {
         case .load, .unload: .setting

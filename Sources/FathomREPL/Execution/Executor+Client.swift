@@ -84,7 +84,8 @@ extension Executor {
         var transportConfiguration = AsyncHTTPClientTransport.Configuration()
         transportConfiguration.verifyCertificates = !settings.insecure
         transportConfiguration.redirectLimit = settings.redirectLimit
-        if let timeout = settings.timeout { transportConfiguration.timeout = timeout }
+        if let timeout = options.requestTimeout ?? settings.timeout { transportConfiguration.timeout = timeout }
+        if let connectTimeout = options.connectTimeout { transportConfiguration.connectTimeout = connectTimeout }
         if let proxy = settings.proxy { transportConfiguration.proxy = .server(try ProxyServer(parsing: proxy)) }
         if settings.cookies { transportConfiguration.cookieJar = cookieJar }
         let key = ClientCache.WireKey(

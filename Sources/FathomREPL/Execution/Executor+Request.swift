@@ -22,7 +22,9 @@ extension Executor {
         recordCoverage(response)
         var outputs = problems.map { Output.event(.requestWarning($0)) }
         if outgoing.api == nil, let notice = noticeOtherOrigin(outgoing.origin) { outputs.append(.event(notice)) }
-        outputs.append(.response(responseOutput(ResponseHistory.Entry(number: number, response: response))))
+        var output = responseOutput(ResponseHistory.Entry(number: number, response: response))
+        output.target = outgoing.target
+        outputs.append(.response(output))
         return CommandResult(.succeeded, outputs)
     }
 
@@ -73,7 +75,7 @@ extension Executor {
             request.headers.add(NetworkHeaders.Name(header.name), try variables.expand(header.value))
         }
         if !request.headers.contains(.userAgent) { request.headers.add(.userAgent, Executor.userAgent) }
-        if let timeout = session.settings.timeout { request.timeout = timeout }
+        if let timeout = options.requestTimeout ?? session.settings.timeout { request.timeout = timeout }
         request.body = try body(draft.body)
         return request
     }
@@ -102,7 +104,7 @@ extension Executor {
                 "OAuth2 client credentials belong to an API, not to one request",
                 hint: "`auth oauth2 client-credentials …` sets them for the base's API")
         }
-        return Outgoing(request: prepared, api: api, auth: draft.auth, origin: origin)
+        return Outgoing(request: prepared, api: api, auth: draft.auth, origin: origin, target: draft.target)
     }
 
     /// The draft as `show request` shows it: the request as it will go, the credentials that

@@ -6,9 +6,7 @@ extension Executor {
         if let typed = await options.prompter.readSecret(prompt: "\(name): "), !typed.isEmpty {
             return typed
         }
-        throw CommandError(
-            "secret '\(name)' has no value",
-            hint: "set \(DotEnv.secretKey(for: name)), add it to .env, or run on a terminal to be asked")
+        throw CommandError.noValue(forSecret: name)
     }
 
     /// A secret's value from `FATHOM_SECRET_<NAME>` or the `.env` file (`FATHOM_SECRET_<NAME>` or `NAME`).
@@ -21,6 +19,17 @@ extension Executor {
     /// The secrets of `names` with no value in the environment or `.env`.
     func storedlessSecrets(_ names: [String]) -> [String] {
         names.filter { storedSecretValue($0) == nil }
+    }
+
+    /// Pins the variables the current environment set: a file's own `set` lines leave them
+    /// (`replay --env`).
+    func pinEnvironmentVariables() {
+        guard let name = session.currentEnvironment,
+            let environment = session.environments.first(where: { $0.name == name })
+        else { return }
+        for (key, _) in environment.variables {
+            if let value = session.variables[key] { session.variables.set(key, value, pin: true) }
+        }
     }
 
     /// Reads the environments file once, the first time an `env` line needs it.

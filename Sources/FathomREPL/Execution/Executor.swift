@@ -35,6 +35,10 @@ public actor Executor {
         /// session's settings (TLS, redirects, timeout, proxy, cookies); a given transport (a
         /// ``MockTransport`` in tests) is used as it is, and those settings do not apply to it.
         public var transport: (any Transport)?
+        /// The longest a request may take, whatever a `timeout` line says (`replay --timeout`).
+        public var requestTimeout: Duration?
+        /// The longest a connection may take to establish (`replay --connect-timeout`).
+        public var connectTimeout: Duration?
 
         public init(
             environmentPaths: [String]? = nil,
@@ -154,7 +158,7 @@ public actor Executor {
         if result.outcome != .failed, let kind = command.logKind {
             let response = result.response
             let summary = response.map { "\($0.response.request.method) \($0.shownPath) → \($0.response.status)" }
-            let recorded = session.recording ? response.map { RecordedResponse($0.response) } : nil
+            let recorded = session.recording ? response.map { RecordedResponse($0.response, target: $0.target) } : nil
             session.log.append(command.logged(in: self), kind: kind, summary: summary, recorded: recorded)
         }
         return result
@@ -173,9 +177,10 @@ public actor Executor {
     }
 
     /// Sets a variable from outside the session (`replay --var`, the demo's `demo`): usable in
-    /// every line, but not part of what `save` writes.
-    public func define(_ name: String, _ value: String) {
-        session.variables.set(name, value)
+    /// every line, but not part of what `save` writes. A `pinned` one keeps its value whatever
+    /// a file's lines set (a replay's `--var` beats a file's defaults).
+    public func define(_ name: String, _ value: String, pinned: Bool = false) {
+        session.variables.set(name, value, pin: pinned)
         externalVariables.removeAll { $0.name == name }
         externalVariables.append((name, value))
     }
@@ -204,14 +209,20 @@ public actor Executor {
         return (directory as NSString).appendingPathComponent(path)
     }
 
-    /// Runs what follows with relative file names resolved under `directory` (a file's folder).
-    func withDirectory<Result: Sendable>(
-        _ directory: String?, _ body: () async -> Result
-    ) async -> Result {
-        let before = self.directory
-        self.directory = directory
-        defer { self.directory = before }
-        return await body()
+    /// Resolves relative file names under the folder of the session file at `path` (as the
+    /// file system has it, already resolved) from now on, and returns the folder they resolved
+    /// under before, to give back to ``resolveFiles(under:)`` when the file's lines are done.
+    @discardableResult
+    public func resolveFiles(besideFile path: String) -> String? {
+        let before = directory
+        let folder = (Self.expandTilde(path) as NSString).deletingLastPathComponent
+        directory = folder.isEmpty ? nil : folder
+        return before
+    }
+
+    /// Resolves relative file names under `folder` (`nil`: the current directory).
+    public func resolveFiles(under folder: String?) {
+        directory = folder
     }
 
     /// How long output is paged, as the session has it now.

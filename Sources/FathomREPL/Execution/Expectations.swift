@@ -187,7 +187,8 @@ enum ExpectationEvaluator {
                 passed = elements.contains { $0.isEquivalent(to: expected) }
             case (.string(let text)?, .string(let part)):
                 passed =
-                    op == .contains ? text.contains(part) : op == .startsWith ? text.hasPrefix(part) : text.hasSuffix(part)
+                    op == .contains
+                    ? text.contains(part) : op == .startsWith ? text.hasPrefix(part) : text.hasSuffix(part)
             default: passed = false
             }
             return ExpectationResult(passed: passed, expected: describe(op, compact(expected)), actual: shown)

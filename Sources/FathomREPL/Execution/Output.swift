@@ -118,6 +118,9 @@ struct ResponseOutput: Sendable {
     var showHeaders: Bool
     /// The response checked against the loaded description, if one is.
     var schema: SchemaCheck?
+    /// The target of the request as written (``Outgoing/target``), when it was just sent: a
+    /// recording matches responses to requests by it.
+    var target: String?
 }
 
 /// The draft as a request, credentials added, before it is sent.
@@ -157,6 +160,8 @@ struct Outgoing: Sendable {
     /// The draft's own credentials, in place of the API's.
     var auth: AuthSpec?
     var origin: String
+    /// The draft's target as written, variables unexpanded (`{{api}}/users/{{id}}`).
+    var target: String
 }
 
 /// A list of named values. The renderer lays each kind out as its command always has, and says
@@ -362,6 +367,17 @@ struct Failure: Sendable {
         case let problem as SessionFile.Problem: self.init(.sessionFile(problem), location: location)
         case is CancellationError: self.init(.cancelled(after: nil), location: location)
         default: self.init(.other("\(error)"), location: location)
+        }
+    }
+
+    /// Whether the failure is the world's, not the line's: no answer (refused, timed out, TLS),
+    /// cancelled, or a secret with no value. A replay exits 3 for these, 1 for a check that
+    /// does not hold, so CI can tell an outage from a regression.
+    var isRuntime: Bool {
+        switch reason {
+        case .network, .cancelled: true
+        case .command(let error): error.missingSecret != nil
+        default: false
         }
     }
 }

@@ -1,3 +1,4 @@
+import Crypto
 @_spi(Fathom) import FathomHTTP
 import FathomJSON
 import Foundation
@@ -6,16 +7,27 @@ import Foundation
 /// `fathom replay --compare` can diff new responses against them.
 ///
 /// Pretty-printed JSON with one response per request, so that git shows a changed field as a
-/// changed line. A JSON body is stored as JSON, text as a string, anything else as base64. Values
-/// of secret-looking fields (token, password, secret, key…) and every known secret are masked
-/// before anything is written, and masked the same way in new responses before comparing.
+/// changed line. A JSON body is stored as JSON, text as a string, anything else as base64.
+///
+/// A response is matched to its recording by what the file writes, not by position: method, the
+/// path as written (`/users/{{id}}`, origin and query left out) and which occurrence of that pair
+/// it is. A request inserted into the file leaves every other comparison as it was.
+///
+/// Only the session's secrets are masked, and each by a keyed digest, `••••#1f0a9c3e` (HMAC-SHA256
+/// under a random key the recording keeps, cut to 32 bits): a value that changes still shows as a
+/// change, and no field is hidden for its name alone — a `token_type` going from `Bearer` to
+/// `Digest` is a difference.
 struct Recording: Sendable, Equatable {
     struct Entry: Sendable, Equatable {
-        /// The request's position among the file's requests, from 1.
+        /// The request's position among the file's requests, from 1: how a format-1 recording,
+        /// which has no ``identity``, is matched.
         var request: Int
         /// The line of the request in the session file, for people reading the recording.
         var line: Int?
+        /// What a new response is matched to; `nil` in a format-1 recording.
+        var identity: RequestIdentity?
         var method: String
+        /// The path the request went to (masked), for people reading the recording.
         var path: String
         var status: Int
         var contentType: String?
@@ -41,9 +53,22 @@ struct Recording: Sendable, Equatable {
 
     /// The session file the responses belong to (its name, for people reading).
     var session: String
+    /// The key of the digests that stand for secret values: new responses are masked with it too.
+    var key: Data
     var entries: [Entry]
 
-    static let formatVersion = 1
+    static let formatVersion = 2
+
+    /// A recording with a fresh random key.
+    init(session: String, key: Data = Recording.newKey(), entries: [Entry] = []) {
+        self.session = session
+        self.key = key
+        self.entries = entries
+    }
+
+    static func newKey() -> Data {
+        Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) })
+    }
 
     /// `tour.fathom` → `tour.recording.json`, beside it.
     static func path(forSession path: String) -> String {
@@ -51,41 +76,73 @@ struct Recording: Sendable, Equatable {
         return base + ".recording.json"
     }
 
-    func entry(forRequest request: Int) -> Entry? { entries.first { $0.request == request } }
+    /// The recorded response for the request `identity`, the `position`-th of its file: by
+    /// identity when the recording has identities, else by position.
+    func entry(for identity: RequestIdentity, position: Int) -> Entry? {
+        if entries.contains(where: { $0.identity != nil }) {
+            return entries.first { $0.identity == identity }
+        }
+        return entries.first { $0.request == position }
+    }
+
+    /// A response as an entry: `identity` and the file's `line`, the body masked with ``key``.
+    func entry(
+        _ response: RecordedResponse, identity: RequestIdentity, position: Int, line: Int?, redactor: Redactor
+    ) -> Entry {
+        let masker = masker(redactor)
+        return Entry(
+            request: position, line: line, identity: identity, method: response.method,
+            path: masker.mask(response.path), status: response.status, contentType: response.contentType,
+            body: Recording.body(response.body, contentType: response.contentType, masker: masker))
+    }
+
+    func masker(_ redactor: Redactor) -> Masker { Masker(key: key, redactor: redactor) }
 
     // MARK: - Masking
 
-    /// A body as recordings keep it: secret fields and known secrets masked.
-    static func body(_ data: Data, contentType: String?, redactor: Redactor) -> Body {
-        guard !data.isEmpty else { return .empty }
-        if let json = try? JSON(parsing: data) {
-            let masked = maskSecretFields(json)
-            let text = masked.formatted(.compactText)
-            let redacted = redactor.redact(text)
-            if redacted != text, let reparsed = try? JSON(parsing: redacted) { return .json(reparsed) }
-            return .json(masked)
+    /// Puts a keyed digest in place of each of the session's secret values, then masks whatever
+    /// the redactor still finds (a secret percent-encoded or escaped), so nothing secret is kept.
+    struct Masker: Sendable {
+        let key: Data
+        let redactor: Redactor
+
+        func mask(_ text: String) -> String {
+            // A format-1 recording has no key: its secrets were masked plainly.
+            guard !key.isEmpty else { return redactor.redact(text) }
+            var result = text
+            // Longest first (as the redactor keeps them): a secret that holds another goes whole.
+            for secret in redactor.secretValues where result.contains(secret) {
+                result = result.replacingOccurrences(of: secret, with: digest(secret))
+            }
+            return redactor.redact(result)
         }
-        if let text = String(data: data, encoding: .utf8), !text.contains("\u{0}") {
-            return .text(redactor.redact(text))
+
+        /// `••••#` and 8 hex digits of HMAC-SHA256(key, value).
+        func digest(_ value: String) -> String {
+            let code = HMAC<SHA256>.authenticationCode(for: Data(value.utf8), using: SymmetricKey(data: key))
+            return Redactor.mask + "#" + code.prefix(4).map { String(format: "%02x", $0) }.joined()
         }
-        // Masked before it is encoded: base64 would hide a secret from every later mask.
-        return .binary(redactor.redact(bytes: data))
+
+        func mask(_ json: JSON) -> JSON {
+            switch json {
+            case .string(let text): return .string(mask(text))
+            case .array(let elements): return .array(elements.map(mask))
+            case .object(let members):
+                return .object(members.map { JSON.Member(key: mask($0.key), value: mask($0.value)) })
+            default: return json
+            }
+        }
     }
 
-    /// `json` with the string values of secret-looking members replaced by the mask.
-    static func maskSecretFields(_ json: JSON) -> JSON {
-        switch json {
-        case .array(let elements): return .array(elements.map(maskSecretFields))
-        case .object(let members):
-            return .object(
-                members.map { member in
-                    if SecretNames.looksSecret(member.key), case .string = member.value {
-                        return JSON.Member(key: member.key, value: .string(Redactor.mask))
-                    }
-                    return JSON.Member(key: member.key, value: maskSecretFields(member.value))
-                })
-        default: return json
+    /// A body as recordings keep it: the session's secrets masked by `masker`.
+    static func body(_ data: Data, contentType: String?, masker: Masker) -> Body {
+        guard !data.isEmpty else { return .empty }
+        if let json = try? JSON(parsing: data) { return .json(masker.mask(json)) }
+        if let text = String(data: data, encoding: .utf8), !text.contains("\u{0}") {
+            return .text(masker.mask(text))
         }
+        // Masked before it is encoded: base64 would hide a secret from every later mask.
+        return .binary(masker.redactor.redact(bytes: data))
     }
 
     // MARK: - Reading and writing
@@ -98,8 +155,14 @@ struct Recording: Sendable, Equatable {
                 JSON.Member(key: "request", value: .number(String(entry.request)))
             ]
             if let line = entry.line { members.append(JSON.Member(key: "line", value: .number(String(line)))) }
+            members.append(JSON.Member(key: "method", value: .string(entry.method)))
+            if let identity = entry.identity {
+                members += [
+                    JSON.Member(key: "target", value: .string(identity.target)),
+                    JSON.Member(key: "occurrence", value: .number(String(identity.occurrence))),
+                ]
+            }
             members += [
-                JSON.Member(key: "method", value: .string(entry.method)),
                 JSON.Member(key: "path", value: .string(entry.path)),
                 JSON.Member(key: "status", value: .number(String(entry.status))),
             ]
@@ -118,6 +181,7 @@ struct Recording: Sendable, Equatable {
         let document = JSON.object([
             JSON.Member(key: "fathomRecording", value: .number(String(Self.formatVersion))),
             JSON.Member(key: "session", value: .string(session)),
+            JSON.Member(key: "key", value: .string(key.map { String(format: "%02x", $0) }.joined())),
             JSON.Member(key: "responses", value: .array(responses)),
         ])
         return document.formatted(.pretty)
@@ -149,6 +213,12 @@ struct Recording: Sendable, Equatable {
             else { throw fail("response \(index + 1) lacks request, method, path or status") }
             var line: Int?
             if case .number(let text)? = response["line"] { line = Int(text) }
+            var identity: RequestIdentity?
+            if case .string(let target)? = response["target"], case .number(let text)? = response["occurrence"],
+                let occurrence = Int(text)
+            {
+                identity = RequestIdentity(method: method, target: target, occurrence: occurrence)
+            }
             var contentType: String?
             if case .string(let text)? = response["contentType"] { contentType = text }
             var body = Body.empty
@@ -162,11 +232,68 @@ struct Recording: Sendable, Equatable {
             }
             entries.append(
                 Entry(
-                    request: number, line: line, method: method, path: path, status: status,
+                    request: number, line: line, identity: identity, method: method, path: path, status: status,
                     contentType: contentType, body: body))
         }
         var session = ""
         if case .string(let name)? = document["session"] { session = name }
-        return Recording(session: session, entries: entries)
+        // A format-1 recording has no key: its masks are plain, and so are the new ones then.
+        var key = Data()
+        if case .string(let hex)? = document["key"] {
+            guard let bytes = Self.bytes(hex: hex) else { throw fail("its key is not hexadecimal") }
+            key = bytes
+        }
+        return Recording(session: session, key: key, entries: entries)
+    }
+
+    private static func bytes(hex: String) -> Data? {
+        let digits = Array(hex.utf8)
+        guard digits.count.isMultiple(of: 2) else { return nil }
+        var data = Data(capacity: digits.count / 2)
+        for index in stride(from: 0, to: digits.count, by: 2) {
+            guard let byte = UInt8(String(decoding: digits[index...index + 1], as: UTF8.self), radix: 16) else {
+                return nil
+            }
+            data.append(byte)
+        }
+        return data
+    }
+}
+
+/// What a request is across runs of its file: its method, its path as the file writes it, and
+/// which occurrence of that pair it is (from 1). The same on a green run and a red one, and
+/// unchanged by a request inserted elsewhere in the file.
+struct RequestIdentity: Hashable, Sendable, CustomStringConvertible {
+    var method: String
+    var target: String
+    var occurrence: Int
+
+    /// A target as written, reduced to its path: the origin (`https://host`, or a leading
+    /// `{{variable}}` that holds one) and the query left out.
+    static func path(of target: String) -> String {
+        var rest = Substring(target)
+        if let scheme = rest.range(of: "://") {
+            rest = rest[scheme.upperBound...]
+            rest = rest[(rest.firstIndex(of: "/") ?? rest.endIndex)...]
+        } else if rest.hasPrefix("{{"), let close = rest.range(of: "}}") {
+            let after = rest[close.upperBound...]
+            if after.isEmpty || after.first == "/" || after.first == "?" { rest = after }
+        }
+        if let query = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<query] }
+        return rest.isEmpty ? "/" : String(rest)
+    }
+
+    var description: String { occurrence == 1 ? "\(method) \(target)" : "\(method) \(target) (#\(occurrence))" }
+}
+
+/// Counts requests as a file sends them, giving each its ``RequestIdentity``.
+struct RequestIdentities: Sendable {
+    private var seen: [String: Int] = [:]
+
+    mutating func next(method: String, target: String) -> RequestIdentity {
+        let path = RequestIdentity.path(of: target)
+        let key = method + " " + path
+        seen[key, default: 0] += 1
+        return RequestIdentity(method: method, target: path, occurrence: seen[key]!)
     }
 }

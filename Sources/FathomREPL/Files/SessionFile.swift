@@ -12,6 +12,8 @@ struct SessionFile: Sendable {
         var text: String
         /// Parsed once, when the file is read: `load` and `replay` run this value.
         var command: any Command
+        /// A `# name: …` comment above the line: what a replay's report calls its request.
+        var name: String? = nil
     }
 
     /// Why a file cannot be run: `FILE:LINE:COLUMN: reason`.
@@ -57,11 +59,15 @@ struct SessionFile: Sendable {
         var entries: [Entry] = []
         var assembler = LineAssembler()
         var start = 1
+        var name: String?
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if lines.last == "" { lines.removeLast() }
         for (index, raw) in lines.enumerated() {
             let line = raw.hasSuffix("\r") ? String(raw.dropLast()) : raw
-            if !assembler.isContinuing { start = index + 1 }
+            if !assembler.isContinuing {
+                start = index + 1
+                if let given = Self.name(in: line) { name = given }
+            }
             guard let entry = assembler.add(line) else { continue }
             let command: (any Command)?
             do {
@@ -72,7 +78,10 @@ struct SessionFile: Sendable {
                 if let hint = error.hint { message += " — \(hint)" }
                 throw Problem(path: path, line: start + lineOffset, column: column, message: message)
             }
-            if let command { entries.append(Entry(line: start, text: entry, command: command)) }
+            if let command {
+                entries.append(Entry(line: start, text: entry, command: command, name: name))
+                name = nil
+            }
         }
         if assembler.isContinuing {
             throw Problem(
@@ -81,6 +90,16 @@ struct SessionFile: Sendable {
         }
         guard !entries.isEmpty else { throw Problem(path: path, message: "no commands in the file, only comments") }
         return SessionFile(path: path, entries: entries)
+    }
+
+    /// The name a `# name: NAME` comment gives the line under it.
+    static func name(in line: String) -> String? {
+        let text = line.trimmingBlanksAround
+        guard text.hasPrefix("#") else { return nil }
+        let comment = text.dropFirst().trimmingBlanks
+        guard comment.lowercased().hasPrefix("name:") else { return nil }
+        let name = comment.dropFirst(5).trimmingBlanks
+        return name.isEmpty ? nil : String(name)
     }
 
     /// A column in a multi-line entry as (line offset, column on that line).

@@ -24,7 +24,7 @@ struct SessionWriter {
     struct Output {
         var text: String
         /// Recorded responses with the line of their request in ``text``.
-        var recordings: [Recording.Entry]
+        var recording: Recording
         /// Secrets that were typed into lines and are now asked for by these names.
         var namedSecrets: [String]
         var requests: Int
@@ -40,7 +40,8 @@ struct SessionWriter {
         if !requestsOnly {
             for name in generated { out.append(SecretCommand(name: name, value: nil).line) }
         }
-        var recordings: [Recording.Entry] = []
+        var recording = Recording(session: fileName)
+        var identities = RequestIdentities()
         var requests = 0
         var blockOpen = false
         let lastRequest = lines.lastIndex { $0.kind == .request } ?? -1
@@ -63,16 +64,16 @@ struct SessionWriter {
                         separator: "\n", omittingEmptySubsequences: false
                     )
                     .count
-                    recordings.append(
-                        Recording.Entry(
-                            request: requests, line: lineNumber, method: recorded.method, path: recorded.path,
-                            status: recorded.status, contentType: recorded.contentType,
-                            body: Recording.body(recorded.body, contentType: recorded.contentType, redactor: redactor)))
+                    var identity = identities.next(method: recorded.method, target: recorded.target)
+                    identity.target = redactor.redact(identity.target)
+                    recording.entries.append(
+                        recording.entry(
+                            recorded, identity: identity, position: requests, line: lineNumber, redactor: redactor))
                 }
             }
         }
         return Output(
-            text: out.joined(separator: "\n") + "\n", recordings: recordings, namedSecrets: generated,
+            text: out.joined(separator: "\n") + "\n", recording: recording, namedSecrets: generated,
             requests: requests)
     }
 

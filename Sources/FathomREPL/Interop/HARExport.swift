@@ -124,8 +124,7 @@ struct HARExport {
     }
 
     private func milliseconds(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        return String(format: "%.3f", Double(seconds) * 1000 + Double(attoseconds) / 1e15)
+        String(format: "%.3f", duration.milliseconds)
     }
 
     private static func httpDate(_ text: String) -> Date? {

@@ -331,24 +331,28 @@ extension Importer {
         let imported = builder.finish(source: name, format: .har)
         guard case .array(let entries)? = document["log"]?["entries"] else { throw CommandError("cannot read \(path)") }
         for (_, value) in imported.secrets { redactor.addSecret(value) }
-        var recorded: [Recording.Entry] = []
+        var recording = Recording(session: name)
+        var identities = RequestIdentities()
         for (index, entry) in entries.enumerated() {
+            let url = entry["request"]?["url"]?.string.flatMap { try? RequestURL(parsing: $0) }
+            let method = entry["request"]?["method"]?.string ?? "GET"
+            // Counted whether or not it was answered: the replay sends it all the same.
+            let identity = identities.next(method: method, target: url?.path ?? "/")
             guard let response = entry["response"], case .number(let statusText)? = response["status"],
                 let status = Int(statusText), status > 0
             else { continue }  // a request that got no response has nothing to compare
-            let url = entry["request"]?["url"]?.string.flatMap { try? RequestURL(parsing: $0) }
             let content = response["content"]
             let contentType = content?["mimeType"]?.string.flatMap { $0.isEmpty ? nil : $0 }
             var body = Data((content?["text"]?.string ?? "").utf8)
             if content?["encoding"]?.string == "base64", let text = content?["text"]?.string {
                 body = Data(base64Encoded: text) ?? body
             }
-            recorded.append(
-                Recording.Entry(
-                    request: index + 1, line: nil, method: entry["request"]?["method"]?.string ?? "GET",
-                    path: redactor.redact(url?.path ?? "/"), status: status, contentType: contentType,
-                    body: Recording.body(body, contentType: contentType, redactor: redactor)))
+            let recorded = RecordedResponse(
+                method: method, target: url?.path ?? "/", path: url?.path ?? "/", status: status,
+                contentType: contentType, body: body)
+            recording.entries.append(
+                recording.entry(recorded, identity: identity, position: index + 1, line: nil, redactor: redactor))
         }
-        return (imported.sessionFile(path: path), Recording(session: name, entries: recorded), imported.secrets)
+        return (imported.sessionFile(path: path), recording, imported.secrets)
     }
 }

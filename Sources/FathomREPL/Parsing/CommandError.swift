@@ -11,6 +11,9 @@ struct CommandError: Error, Equatable, Sendable, CustomStringConvertible {
     var column: Int?
     /// What to do instead.
     var hint: String?
+    /// The secret this error says has no value: the environment's fault, not the line's (a
+    /// replay counts it as a runtime error, as a refused connection).
+    var missingSecret: String?
 
     init(_ message: String, column: Int? = nil, hint: String? = nil) {
         self.message = message
@@ -23,6 +26,16 @@ struct CommandError: Error, Equatable, Sendable, CustomStringConvertible {
         text += message
         if let hint { text += " — \(hint)" }
         return text
+    }
+
+    /// A secret with no value from the environment, `.env` or a prompt: names the exact variable to set.
+    static func noValue(forSecret name: String, canBeAsked: Bool = true) -> CommandError {
+        var error = CommandError(
+            "secret '\(name)' has no value",
+            hint: "set \(DotEnv.secretKey(for: name)), add it to .env"
+                + (canBeAsked ? ", or run on a terminal to be asked" : ""))
+        error.missingSecret = name
+        return error
     }
 
     /// `validate strict` refused a request: every problem, up to 20, then how many more.

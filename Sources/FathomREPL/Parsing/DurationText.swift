@@ -49,3 +49,14 @@ enum DurationText {
         return .invalid
     }
 }
+
+extension Duration {
+    /// The duration in milliseconds, with fractions: what reports and HAR write.
+    var milliseconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+    }
+
+    /// The duration in seconds, with fractions.
+    var seconds: Double { milliseconds / 1000 }
+}

@@ -29,7 +29,9 @@
         }
         if let rest = assembler.flush() { entries.append(rest) }
         for entry in entries {
-            guard case let command?? = try? CommandParser.parse(entry) else { continue }
+            let parsed: (any Command)?
+            do { parsed = try CommandParser.parse(entry) } catch { continue }
+            guard let command = parsed else { continue }
             let line = command.line
             let again: (any Command)?
             do {

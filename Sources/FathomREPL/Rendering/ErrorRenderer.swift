@@ -61,8 +61,7 @@ struct ErrorRenderer: Sendable {
     /// A round duration well past `duration` (twice it, rounded up to whole seconds, at least
     /// 10 s): what a timeout's hint suggests.
     static func longer(than duration: Duration) -> Duration {
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        return .seconds(max(10, Int((seconds * 2).rounded(.up))))
+        .seconds(max(10, Int((duration.seconds * 2).rounded(.up))))
     }
 
     /// What a person can do at the prompt about a network error, where there is something.

@@ -274,8 +274,7 @@ struct JSONOutputRenderer: Sendable {
     }
 
     static func milliseconds(_ duration: Duration) -> String {
-        let value = Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1000
-        return String(format: "%.3f", value)
+        String(format: "%.3f", duration.milliseconds)
     }
 
     /// A setting's value as fields: `value` (text, a boolean, a number or null) and what it means.

@@ -59,52 +59,87 @@ struct ReplayRenderer: Sendable {
             return text
         case .recording(let differences):
             return "differs from its recording:\n" + differences.map { "    " + $0 }.joined(separator: "\n")
+        case .schema(let check):
+            let count = check.violations.count
+            return
+                "the response breaks the schema of \(check.operation ?? "its operation") (\(count) violation\(count == 1 ? "" : "s")):\n"
+                + check.violations.map { "    " + redactor.redact($0.description) }.joined(separator: "\n")
         case .nestedReplay(let location):
             return "\(location): a replay inside a replayed file is not run — name the files on the command line"
         case .failed(let location):
             return "\(location): failed"
+        case .interrupted(let reason):
+            return reason.interrupted
         }
     }
 
+    /// The outcome as a word: what JUnit and NDJSON call it.
+    static func outcome(_ request: RequestReport) -> String {
+        if request.skipped != nil { return "skipped" }
+        if request.errored { return "error" }
+        return request.failures.isEmpty ? "passed" : "failed"
+    }
+
     func request(_ request: RequestReport, file: String, redactor: Redactor) -> String {
+        let location = "\(request.loadedFrom ?? file):\(request.line)"
         switch format {
         case .text:
-            var line = request.passed ? palette.green("✓") : palette.red("✗")
-            if request.isSetup {
-                line += " setup (before the first request)"
+            // No ✓ beside a schema that does not hold: `--schema warn` marks it with `!`.
+            let schemaBroken = request.schema.map { $0.operation != nil && !$0.violations.isEmpty } ?? false
+            var line: String
+            if let reason = request.skipped {
+                return palette.dim("- \(request.name)  \(reason)") + "\n"
+            } else if !request.passed {
+                line = palette.red("✗")
             } else {
-                line += " " + request.name
-                if let status = request.status { line += "  " + palette.status(status) }
-                if let time = request.time { line += "  " + palette.dim(time.shortDescription) }
-                // Said, not failed: `expect schema` is what asserts it.
-                if let schema = request.schema {
-                    line +=
-                        "  "
-                        + (schema.passed
-                            ? palette.green("schema ✓") : palette.red("schema ✗ \(schema.violations.count)"))
-                }
+                line = schemaBroken ? palette.yellow("!") : palette.green("✓")
             }
-            line += palette.dim("  \(file):\(request.line)")
+            line += " " + (request.sent ?? request.name)
+            if let status = request.status { line += "  " + palette.status(status) }
+            if let time = request.time { line += "  " + palette.dim(time.shortDescription) }
+            if let schema = request.schema, schema.operation != nil {
+                line +=
+                    "  "
+                    + (schema.passed ? palette.green("schema ✓") : palette.red("schema ✗ \(schema.violations.count)"))
+            }
+            if request.retries > 0 { line += "  " + palette.yellow("retried \(request.retries)×") }
+            line += palette.dim("  \(location)")
             var text = line + "\n"
             for failure in request.failures {
                 let lines = Self.text(of: failure, redactor: redactor)
                 text += "    " + palette.red(lines.replacingOccurrences(of: "\n", with: "\n    ")) + "\n"
             }
+            if schemaBroken, request.passed, let schema = request.schema {
+                // Said, not failed (`--schema warn`): every violation still shows.
+                let lines = Self.text(of: .schema(schema), redactor: redactor)
+                text += "    " + palette.yellow(lines.replacingOccurrences(of: "\n", with: "\n    ")) + "\n"
+            }
+            for note in request.notes { text += "    " + palette.dim(note) + "\n" }
             return text
         case .json:
             var members: [JSON.Member] = [
                 .init(key: "type", value: .string("replay_request")),
-                .init(key: "setup", value: .bool(request.isSetup)),
-                .init(key: "file", value: .string(file)), .init(key: "line", value: .number(String(request.line))),
+                .init(key: "file", value: .string(request.loadedFrom ?? file)),
+                .init(key: "line", value: .number(String(request.line))),
+                .init(key: "name", value: .string(request.name)),
+                .init(key: "outcome", value: .string(Self.outcome(request))),
                 .init(key: "passed", value: .bool(request.passed)),
             ]
-            if !request.isSetup { members.append(.init(key: "name", value: .string(request.name))) }
+            if let sent = request.sent { members.append(.init(key: "sent", value: .string(sent))) }
             if let status = request.status { members.append(.init(key: "status", value: .number(String(status.code)))) }
+            if let time = request.time {
+                members.append(.init(key: "time_ms", value: .number(String(format: "%.1f", time.milliseconds))))
+            }
             members.append(.init(key: "expectations", value: .number(String(request.expectations))))
             members.append(.init(key: "failed_expectations", value: .number(String(request.failedExpectations))))
             if request.compared { members.append(.init(key: "compared", value: .bool(true))) }
+            if request.retries > 0 { members.append(.init(key: "retries", value: .number(String(request.retries)))) }
             if let schema = request.schema {
                 members.append(.init(key: "schema", value: JSONOutputRenderer.schema(schema)))
+            }
+            if let reason = request.skipped { members.append(.init(key: "skipped", value: .string(reason))) }
+            if !request.notes.isEmpty {
+                members.append(.init(key: "notes", value: .array(request.notes.map { .string(redactor.redact($0)) })))
             }
             members.append(
                 .init(
@@ -114,41 +149,78 @@ struct ReplayRenderer: Sendable {
         }
     }
 
-    func summary(_ summary: ReplaySummary) -> String {
-        let requests = summary.requests
+    /// Something a file's run says that is not a failure: compared with no recording, recorded.
+    func note(_ message: String, file: String) -> String {
         switch format {
+        case .text: return "  " + palette.dim(message) + "\n"
         case .json:
             return Self.line(
                 .object([
-                    .init(key: "type", value: .string("replay_summary")),
-                    .init(key: "passed", value: .bool(summary.passed)),
-                    .init(key: "status", value: .number(summary.passed ? "0" : "1")),
-                    .init(key: "files", value: .number(String(summary.files.count))),
-                    .init(key: "requests", value: .number(String(requests.count))),
-                    .init(key: "failed_requests", value: .number(String(summary.failedRequests))),
-                    .init(key: "expectations", value: .number(String(summary.expectations))),
-                    .init(key: "failed_expectations", value: .number(String(summary.failedExpectations))),
-                    .init(key: "compared", value: .number(String(summary.compared))),
-                    .init(key: "skipped_files", value: .number(String(summary.skipped))),
+                    .init(key: "type", value: .string("replay_note")), .init(key: "file", value: .string(file)),
+                    .init(key: "message", value: .string(message)),
                 ]))
+        }
+    }
+
+    func summary(_ summary: ReplaySummary) -> String {
+        let requests = summary.requests
+        let failing = summary.files.filter { !$0.failedLines.isEmpty }
+        switch format {
+        case .json:
+            var members: [JSON.Member] = [
+                .init(key: "type", value: .string("replay_summary")),
+                .init(key: "passed", value: .bool(summary.passed)),
+                .init(key: "status", value: .number(String(summary.status))),
+                .init(key: "files", value: .number(String(summary.files.count))),
+                .init(key: "requests", value: .number(String(requests.count))),
+                .init(key: "failed_requests", value: .number(String(summary.failedRequests))),
+                .init(key: "errored_requests", value: .number(String(summary.erroredRequests))),
+                .init(key: "skipped_requests", value: .number(String(summary.skippedRequests))),
+                .init(key: "expectations", value: .number(String(summary.expectations))),
+                .init(key: "failed_expectations", value: .number(String(summary.failedExpectations))),
+                .init(key: "compared", value: .number(String(summary.compared))),
+                .init(
+                    key: "failing",
+                    value: .array(
+                        failing.map { file in
+                            .object([
+                                .init(key: "file", value: .string(file.path)),
+                                .init(key: "lines", value: .array(file.failedLines.map { .number(String($0)) })),
+                            ])
+                        })),
+                .init(key: "time_ms", value: .number(String(format: "%.1f", summary.elapsed.milliseconds))),
+            ]
+            if let stopped = summary.stopped {
+                members.append(.init(key: "stopped", value: .string(stopped.interrupted)))
+            }
+            return Self.line(.object(members))
         case .text:
+            let ran = requests.count - summary.skippedRequests
+            var counts =
+                "\(requests.count) request\(requests.count == 1 ? "" : "s"): \(ran - summary.failedRequests) passed"
+            let failed = summary.failedRequests - summary.erroredRequests
+            if failed > 0 { counts += ", \(failed) failed" }
+            if summary.erroredRequests > 0 {
+                counts += ", \(summary.erroredRequests) error\(summary.erroredRequests == 1 ? "" : "s")"
+            }
+            if summary.skippedRequests > 0 { counts += ", \(summary.skippedRequests) skipped" }
             var parts = [
-                "\(summary.files.count) file\(summary.files.count == 1 ? "" : "s")",
-                "\(requests.count) request\(requests.count == 1 ? "" : "s"): \(requests.count - summary.failedRequests) passed"
-                    + (summary.failedRequests > 0 ? ", \(summary.failedRequests) failed" : ""),
+                "\(summary.files.count) file\(summary.files.count == 1 ? "" : "s")", counts,
                 "\(summary.expectations) expectation\(summary.expectations == 1 ? "" : "s")"
                     + (summary.failedExpectations > 0 ? " (\(summary.failedExpectations) failed)" : ""),
             ]
             if summary.compared > 0 { parts.append("\(summary.compared) compared with recordings") }
-            if summary.setupFailures > 0 {
-                parts.append("\(summary.setupFailures) setup failure\(summary.setupFailures == 1 ? "" : "s")")
-            }
-            if summary.skipped > 0 {
-                parts.append("\(summary.skipped) file\(summary.skipped == 1 ? "" : "s") skipped (--fail-fast)")
-            }
             parts.append(summary.elapsed.shortDescription)
             let mark = summary.passed ? palette.green("✓ passed") : palette.red("✗ failed")
-            return "\(mark): " + parts.joined(separator: " · ") + "\n"
+            var text = "\(mark): " + parts.joined(separator: " · ") + "\n"
+            if let stopped = summary.stopped { text += palette.red("stopped: \(stopped.interrupted)") + "\n" }
+            if !failing.isEmpty {
+                text += "failing:\n"
+                for file in failing {
+                    text += "  \(file.path):" + file.failedLines.map(String.init).joined(separator: ", ") + "\n"
+                }
+            }
+            return text
         }
     }
 

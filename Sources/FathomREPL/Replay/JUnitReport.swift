@@ -2,45 +2,101 @@ import FathomHTTP
 import Foundation
 
 /// A replay as JUnit XML, the format CI servers read: a test suite per file, a test case per
-/// request (and one for setup lines that failed), a failure element for each failed one.
+/// request, named from the file as written so that a green run and a red one list the same
+/// tests.
+///
+/// A failed check (an expectation, a comparison with the recording, the description's schema) is
+/// a `<failure>`; a runtime error (no answer, a missing secret, an interrupted run) an `<error>`;
+/// a request that did not run `<skipped>`; a file that could not be run one `<error>`. The
+/// class name is the file's path with `/` as `.` and no extension (`tests.api.01-auth`), so a
+/// CI tool that splits class names at dots sees folders as packages.
 enum JUnitReport {
-    static func xml(_ reports: [FileReport], elapsed: Duration) -> String {
-        let cases = reports.flatMap(\.requests)
-        let failures = cases.filter { !$0.passed }.count
+    static func xml(_ summary: ReplaySummary) -> String {
+        let cases = summary.files.reduce(0) { $0 + max($1.requests.count, $1.problem == nil ? 0 : 1) }
+        let failures = summary.requests.filter(\.failed).count
+        let errors = summary.erroredRequests + summary.files.filter { $0.problem != nil }.count
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml +=
-            "<testsuites name=\"fathom replay\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"0\" time=\"\(seconds(elapsed))\">\n"
-        for report in reports {
-            let suiteFailures = report.requests.filter { !$0.passed }.count
-            let suiteTime = report.requests.reduce(Duration.zero) { $0 + ($1.time ?? .zero) }
-            xml +=
-                "  <testsuite name=\"\(escape(report.path))\" tests=\"\(report.requests.count)\" failures=\"\(suiteFailures)\" errors=\"0\" time=\"\(seconds(suiteTime))\">\n"
-            for request in report.requests {
-                let name = request.isSetup ? "setup" : request.name
-                let status = request.status.map { " → \($0.code)" } ?? ""
-                xml +=
-                    "    <testcase classname=\"\(escape(report.path))\" name=\"\(escape("\(name)\(status) (line \(request.line))"))\" time=\"\(seconds(request.time ?? .zero))\""
-                if request.passed {
-                    xml += "/>\n"
-                    continue
-                }
-                let texts = request.failures.map { ReplayRenderer.text(of: $0, redactor: report.redactor) }
-                let message = texts.first?.split(separator: "\n").first.map(String.init) ?? "failed"
-                xml += ">\n"
-                xml +=
-                    "      <failure message=\"\(escape(message))\" type=\"\(request.failedExpectations > 0 ? "expectation" : "failure")\">"
-                xml += escape(texts.joined(separator: "\n"))
-                xml += "</failure>\n    </testcase>\n"
-            }
-            xml += "  </testsuite>\n"
+            "<testsuites name=\"fathom replay\" tests=\"\(cases)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"\(summary.skippedRequests)\" time=\"\(seconds(summary.elapsed))\">\n"
+        for file in summary.files {
+            xml += suite(file)
         }
         xml += "</testsuites>\n"
         return xml
     }
 
+    private static func suite(_ file: FileReport) -> String {
+        let className = escape(className(file.path))
+        let name = escape(file.path)
+        if let problem = file.problem {
+            let message = escape(problem.split(separator: "\n").first.map(String.init) ?? problem)
+            return """
+                  <testsuite name="\(name)" tests="1" failures="0" errors="1" skipped="0" time="0.000">
+                    <testcase classname="\(className)" name="file check" time="0.000">
+                      <error message="\(message)" type="file">\(escape(problem))</error>
+                    </testcase>
+                  </testsuite>
+
+                """
+        }
+        let requests = file.requests
+        let time = requests.reduce(Duration.zero) { $0 + ($1.time ?? .zero) }
+        var xml =
+            "  <testsuite name=\"\(name)\" tests=\"\(requests.count)\" failures=\"\(requests.filter(\.failed).count)\" errors=\"\(requests.filter(\.errored).count)\" skipped=\"\(requests.filter { $0.skipped != nil }.count)\" time=\"\(seconds(time))\">\n"
+        for request in requests {
+            xml +=
+                "    <testcase classname=\"\(className)\" name=\"\(escape(request.name))\" time=\"\(seconds(request.time ?? .zero))\""
+            var body = ""
+            if let reason = request.skipped {
+                body += "      <skipped message=\"\(escape(reason))\"/>\n"
+            } else if !request.failures.isEmpty {
+                let texts = request.failures.map { ReplayRenderer.text(of: $0, redactor: file.redactor) }
+                let message = texts.first?.split(separator: "\n").first.map(String.init) ?? "failed"
+                let element = request.errored ? "error" : "failure"
+                body +=
+                    "      <\(element) message=\"\(escape(message))\" type=\"\(kind(of: request))\">"
+                    + escape(texts.joined(separator: "\n")) + "</\(element)>\n"
+            }
+            let said = request.notes + (request.sent.map { ["sent \($0)"] } ?? [])
+            if !said.isEmpty {
+                body +=
+                    "      <system-out>\(escape(said.map(file.redactor.redact).joined(separator: "\n")))</system-out>\n"
+            }
+            xml += body.isEmpty ? "/>\n" : ">\n" + body + "    </testcase>\n"
+        }
+        xml += "  </testsuite>\n"
+        return xml
+    }
+
+    /// What kind of failure a failed request's is: `runtime`, `expectation`, `recording` or `schema`.
+    private static func kind(of request: RequestReport) -> String {
+        if request.errored { return "runtime" }
+        for failure in request.failures {
+            switch failure {
+            case .recording: return "recording"
+            case .schema: return "schema"
+            case .output(.expectation): return "expectation"
+            default: continue
+            }
+        }
+        return "failure"
+    }
+
+    /// `tests/api/01-auth.fathom` → `tests.api.01-auth`: folders as packages, the file as the
+    /// class, dots inside a name as `_` so no tool splits there.
+    static func className(_ path: String) -> String {
+        var components = path.split(separator: "/").map(String.init).filter { $0 != "." }
+        if var last = components.popLast() {
+            for suffix in [".fathom", ".har"] where last.lowercased().hasSuffix(suffix) {
+                last = String(last.dropLast(suffix.count))
+            }
+            components.append(last)
+        }
+        return components.map { $0.replacingOccurrences(of: ".", with: "_") }.joined(separator: ".")
+    }
+
     static func seconds(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        return String(format: "%.3f", Double(seconds) + Double(attoseconds) / 1e18)
+        String(format: "%.3f", duration.seconds)
     }
 
     /// Text as XML attribute or element content; characters XML 1.0 forbids are dropped.

@@ -2,17 +2,28 @@ import FathomHTTP
 import FathomJSON
 import Foundation
 
-/// A response checked against its recording (`replay --compare`): method and path, status,
-/// content type, and the body — JSON structurally with volatile fields left out, text by lines.
+/// A response checked against its recording (`replay --compare`): status, content type, and the
+/// body — JSON structurally with volatile fields left out, text by lines.
 enum RecordingComparison {
-    /// The differences as lines; empty when they match. Masked: secrets never reach a report.
+    /// How strict a comparison is.
+    enum Mode: String, Sendable, CaseIterable {
+        /// Every difference counts.
+        case exact
+        /// Members a JSON response gained are accepted: an API that adds fields passes.
+        case additive
+    }
+
+    /// The differences as lines; empty when they match. Masked: the response's secrets become
+    /// the recording's digests (``Recording/Masker``), so a changed secret still differs and
+    /// none reaches a report.
     static func differences(
-        _ response: NetworkResponse<Data>, recorded: Recording.Entry, volatile: [String], redactor: Redactor
+        _ response: NetworkResponse<Data>, recorded: Recording.Entry, masker: Recording.Masker, volatile: [String],
+        mode: Mode = .exact
     ) -> [String] {
         var lines: [String] = []
-        // The recording holds the path masked, as everything saved: compare it masked.
-        let path = redactor.redact(response.url.path)
-        if response.request.method.rawValue != recorded.method || path != recorded.path {
+        // A format-1 recording is matched by position: say when the request is not the one recorded.
+        let path = masker.mask(response.url.path)
+        if recorded.identity == nil, response.request.method.rawValue != recorded.method || path != recorded.path {
             lines.append(
                 "recorded \(recorded.method) \(recorded.path), sent \(response.request.method) \(path) — record the file again"
             )
@@ -25,11 +36,12 @@ enum RecordingComparison {
         if oldType != newType {
             lines.append("content type \(recorded.contentType ?? "none") → \(response.contentType ?? "none")")
         }
-        let body = Recording.body(response.body, contentType: response.contentType, redactor: redactor)
+        let body = Recording.body(response.body, contentType: response.contentType, masker: masker)
         switch (recorded.body, body) {
         case (.json(let old), .json(let new)):
-            let ignore = volatile.compactMap { try? JSONPath($0) }
-            let diff = JSONDiff(from: old, to: new, options: JSONDiff.Options(ignore: ignore))
+            let options = JSONDiff.Options(
+                ignore: volatile.compactMap { try? JSONPath($0) }, ignoresAddedMembers: mode == .additive)
+            let diff = JSONDiff(from: old, to: new, options: options)
             if !diff.isEmpty { lines += diff.tree(colors: false).split(separator: "\n").map(String.init) }
         case (.text(let old), .text(let new)) where old != new:
             lines += TextDiff(from: old, to: new).unified(colors: false).split(separator: "\n").map(String.init)
@@ -37,6 +49,6 @@ enum RecordingComparison {
             lines.append("body \(old) → \(new)")
         default: break
         }
-        return lines.map(redactor.redact)
+        return lines.map(masker.redactor.redact)
     }
 }

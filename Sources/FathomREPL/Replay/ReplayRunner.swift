@@ -1,34 +1,61 @@
-import FathomHTTP
+@_spi(Fathom) import FathomHTTP
 import Foundation
+import Synchronization
 
 /// `fathom replay FILE…`: runs session files top to bottom, each in a fresh session, and reports
-/// one line per request, every failed expectation or comparison, and a summary.
+/// one line per request, every failed expectation or comparison, and a summary — as text, NDJSON
+/// and JUnit XML.
 ///
-/// Every file is read and checked before any request is sent: an unreadable file, a line that does
-/// not parse, a missing recording (with `compare`) or a secret with no value and no terminal to
-/// ask on ends the run with status 2. Otherwise the status is 0 when everything passed, else 1.
+/// Every file is read and checked before any request is sent (its lines parse, the files it
+/// reads exist, its secrets have values, `--env` and `--spec` can be used): a problem ends the run
+/// with status 2. Otherwise each file runs until its first failed request (the rest are
+/// skipped, unless `continueOnError`), and the status says what happened: 0 passed, 1 a check
+/// failed, 3 a runtime error (no answer, a missing secret, `--max-time`), 128+N a signal.
 /// Each line is parsed once, when its file is read; the executor runs the parsed command and
 /// returns its outputs, which the report reads as values.
 public struct ReplayRunner: Sendable {
     public struct Options: Sendable {
+        /// Diff each response against the file's recording.
         public var compare = false
+        /// With ``compare``, accept members a JSON response gained.
+        public var additive = false
+        /// Write each file's responses as its recording instead of comparing.
+        public var record = false
         /// JSONPaths left out of every comparison, beside each file's own `volatile` marks (a
         /// HAR has none of its own).
         public var volatile: [String] = []
         /// An OpenAPI description every file's session loads first (`spec FILE|URL`).
         public var spec: String?
+        /// Whether a response that breaks its operation's schema fails its request (the
+        /// default) or is only said (`--schema warn`).
+        public var schemaFails = true
         /// Whether to report, after the run, which operations the files called and the statuses
         /// seen against those declared.
         public var coverage = false
         public var junitPath: String?
+        /// `--env NAME`: switched to before each file runs; its variables beat the file's `set`.
         public var environment: String?
+        /// The environments file, instead of the nearest `fathom.env.json` to each file.
+        public var environmentFile: String?
+        /// The `.env` file, instead of the nearest one to each file.
+        public var dotEnvFile: String?
+        /// Variables from the command line (`--var`, `FATHOM_VAR_NAME`): they beat the
+        /// environment's and the file's own.
         public var variables: [(name: String, value: String)] = []
+        /// Stop the whole run after the first file that fails.
         public var failFast = false
+        /// Go on with a file's requests after one fails (by default the rest are skipped).
+        public var continueOnError = false
+        /// How many times a request that got no answer is sent again (never for a failed check).
+        public var retries = 0
+        public var retryInterval: Duration = .seconds(1)
         public var quiet = false
         public var colors = false
         public var format: OutputFormat = .text
         /// Options every file's session starts from.
         public var executor = Executor.Options()
+        /// Set from outside (a signal, `--max-time`) to end the run; the report is written.
+        public var stop = ReplayStop()
 
         public init() {}
     }
@@ -45,50 +72,43 @@ public struct ReplayRunner: Sendable {
         self.prompter = prompter
     }
 
-    private var renderer: ReplayRenderer {
+    /// A duration as the command line gives it (`30s`, `500ms`, `2m`), as the language reads it.
+    public static func duration(_ text: String) -> Duration? { DurationText.parse(text) }
+
+    var renderer: ReplayRenderer {
         ReplayRenderer(palette: Palette(enabled: options.colors), format: options.format)
     }
 
-    /// Runs every file; returns the exit status (0, 1 or 2).
-    public func run(files: [String]) async -> Int32 {
-        var executorOptions = options.executor
-        executorOptions.prompter = prompter
-        // Read and check everything first: nothing is sent when any file is broken.
-        var plans: [(file: SessionFile, recording: Recording?)] = []
-        /// A HAR's own credentials, by file: its requests are sent as they were.
-        var fileSecrets: [String: [(name: String, value: String)]] = [:]
-        var problems: [ReplayProblem] = []
-        for path in files {
+    /// A file read and ready to run, with the options of its session.
+    struct Plan: Sendable {
+        var file: SessionFile
+        var recording: Recording?
+        /// Compared with no recording: there is none beside the file.
+        var recordingMissing = false
+        /// A HAR's own credentials: its requests are sent as they were.
+        var secrets: [(name: String, value: String)] = []
+        var isHAR = false
+        var executor: Executor.Options
+    }
+
+    /// Runs every file; returns the exit status (0, 1, 2, 3, or 128 + a signal's number).
+    public func run(files arguments: [String]) async -> Int32 {
+        let started = ContinuousClock.now
+        let (paths, inputProblems) = ReplayInputs.expand(arguments)
+        var problems = inputProblems + checkGivenFiles()
+        var plans: [Plan] = []
+        for path in paths {
             do {
-                if path.lowercased().hasSuffix(".har") {
-                    // A HAR is its own recording: today's responses are compared with the ones it holds.
-                    let har = try Importer.harReplay(path, redactor: Redactor())
-                    plans.append((har.file, options.compare ? har.recording : nil))
-                    fileSecrets[path] = har.secrets
-                    continue
-                }
-                let file = try SessionFile.read(path)
-                var recording: Recording?
-                if options.compare {
-                    recording = try Recording.load(Recording.path(forSession: path))
-                }
-                plans.append((file, recording))
-            } catch let problem as SessionFile.Problem {
-                let parts = problem.message.components(separatedBy: " — ")
-                problems.append(
-                    ReplayProblem(
-                        file: problem.path, line: problem.line, column: problem.column, reason: parts[0],
-                        hint: parts.count > 1 ? parts.dropFirst().joined(separator: " — ") : nil))
-            } catch let error as CommandError {
-                problems.append(ReplayProblem(file: path, reason: error.message, hint: error.hint))
+                plans.append(try read(path))
             } catch {
-                problems.append(ReplayProblem(file: path, reason: "\(error)"))
+                problems.append(contentsOf: error.problems)
             }
         }
+        problems += checkReportPath()
         var loadedSpec: LoadedSpec?
         if let spec = options.spec {
             do {
-                loadedSpec = try await Executor(options: executorOptions).loadSpec(spec).0
+                loadedSpec = try await Executor(options: options.executor).loadSpec(spec).0
             } catch let error as CommandError {
                 problems.append(ReplayProblem(file: "--spec \(spec)", reason: error.message, hint: error.hint))
             } catch {
@@ -97,28 +117,35 @@ public struct ReplayRunner: Sendable {
                 )
             }
         }
-        /// Secrets asked for at the terminal, once each, before anything is sent.
+        // Secrets asked for at the terminal, once each, before anything is sent.
         var asked: [(name: String, value: String)] = []
         if problems.isEmpty {
-            (problems, asked) = await checkSecretsAndEnvironment(plans.map(\.file), executorOptions, given: fileSecrets)
+            (problems, asked) = await checkSecretsAndEnvironments(plans)
         }
         guard problems.isEmpty else {
             complain(renderer.problems(problems))
+            writeReport(ReplaySummary(problems: problems, elapsed: ContinuousClock.now - started))
             return 2
         }
 
-        let started = ContinuousClock.now
         var reports: [FileReport] = []
-        var stop = false
         var coverage = loadedSpec
-        for plan in plans where !stop {
-            let executor = Executor(options: executorOptions)
+        for plan in plans {
+            if let reason = stopReason() {
+                let report = skipped(plan.file, reason: reason.skipped)
+                if !options.quiet {
+                    if let started = renderer.fileStarted(plan.file.path) { output.write(started) }
+                    for request in report.requests {
+                        output.write(renderer.request(request, file: plan.file.path, redactor: report.redactor))
+                    }
+                }
+                reports.append(report)
+                continue
+            }
+            let executor = Executor(options: plan.executor)
             if let loadedSpec { await executor.adopt(loadedSpec) }
-            reports.append(
-                await run(
-                    plan.file, executor: executor, recording: plan.recording,
-                    secrets: asked + (fileSecrets[plan.file.path] ?? []),
-                    stop: &stop))
+            let report = await run(plan, executor: executor, asked: asked)
+            reports.append(report)
             // What each session called, added up (a file may load its own description).
             for state in await executor.session.specs {
                 if coverage == nil { coverage = LoadedSpec(description: state.description, source: state.source) }
@@ -128,9 +155,9 @@ public struct ReplayRunner: Sendable {
                     }
                 }
             }
+            if options.failFast, !report.passed { options.stop.stop(.failFast(file: plan.file.path)) }
         }
-        let summary = ReplaySummary(
-            files: reports, elapsed: ContinuousClock.now - started, skipped: plans.count - reports.count)
+        let summary = ReplaySummary(files: reports, elapsed: ContinuousClock.now - started, stopped: stopReason())
         output.write(renderer.summary(summary))
         if options.coverage {
             if let coverage {
@@ -146,201 +173,126 @@ public struct ReplayRunner: Sendable {
                 complain(renderer.noCoverage())
             }
         }
-        if let path = options.junitPath {
-            do {
-                try AtomicFile.write(Data(JUnitReport.xml(reports, elapsed: summary.elapsed).utf8), to: path)
-            } catch {
-                complain(renderer.junitFailure(path, error))
-                return 2
-            }
-        }
-        return summary.passed ? 0 : 1
+        if !writeReport(summary) { return 2 }
+        return summary.status
     }
 
-    /// What went wrong with the run itself: for a person on standard error; for a script, as
+    /// Why the run is to stop now, if it is: `--fail-fast`, `--max-time`, a signal — or a
+    /// cancelled task, taken as Ctrl-C.
+    func stopReason() -> ReplayStop.Reason? {
+        if let reason = options.stop.reason { return reason }
+        return Task.isCancelled ? .signal(SIGINT) : nil
+    }
+
+    /// Writes the JUnit report, if one is asked for; `false` when it cannot be written.
+    @discardableResult
+    private func writeReport(_ summary: ReplaySummary) -> Bool {
+        guard let path = options.junitPath else { return true }
+        do {
+            try AtomicFile.write(Data(JUnitReport.xml(summary).utf8), to: path)
+            return true
+        } catch {
+            complain(renderer.junitFailure(path, error))
+            return false
+        }
+    }
+
+    /// The JUnit report's folder, made if it is missing: a report that cannot be written is
+    /// a problem found before anything is sent, not after a passing run.
+    private func checkReportPath() -> [ReplayProblem] {
+        guard let path = options.junitPath else { return [] }
+        let folder = (path as NSString).deletingLastPathComponent
+        var isDirectory: ObjCBool = false
+        if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) {
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            } catch {
+                return [
+                    ReplayProblem(
+                        file: "--junit \(path)", reason: "cannot make the folder \(folder): \(Self.reason(error))")
+                ]
+            }
+        } else if !folder.isEmpty, !isDirectory.boolValue {
+            return [ReplayProblem(file: "--junit \(path)", reason: "\(folder) is a file, not a folder")]
+        }
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            return [
+                ReplayProblem(
+                    file: "--junit \(path)", reason: "is a folder", hint: "name a file: --junit \(path)/junit.xml")
+            ]
+        }
+        return []
+    }
+
+    /// An error as a sentence: a POSIX error's own words, not its domain and code.
+    static func reason(_ error: any Error) -> String {
+        if let posix = error as? POSIXError { return String(cString: strerror(posix.code.rawValue)).lowercased() }
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain
+        {
+            return String(cString: strerror(Int32(underlying.code))).lowercased()
+        }
+        return nsError.localizedDescription
+    }
+
+    /// What the run itself says went wrong: for a person on standard error; for a script, as
     /// every other object, on standard output.
-    private func complain(_ text: String) {
+    func complain(_ text: String) {
         if options.format == .json { output.write(text) } else { output.writeError(text) }
     }
 
-    /// One session that sends nothing answers for all files: the environment can be used, and
-    /// every `secret NAME` has a value (environment, .env, --var) — or, at a terminal, is asked
-    /// for now, once for every file, with the line that needs it, before the first request goes.
-    private func checkSecretsAndEnvironment(
-        _ files: [SessionFile], _ executorOptions: Executor.Options, given: [String: [(name: String, value: String)]]
-    ) async -> (problems: [ReplayProblem], asked: [(name: String, value: String)]) {
-        var problems: [ReplayProblem] = []
-        var asked: [(name: String, value: String)] = []
-        let probe = Executor(options: executorOptions)
-        if let environment = options.environment {
-            let command = EnvCommand(use: environment)
-            let result = await probe.run(command, text: command.line, location: nil)
-            if result.outcome == .failed {
-                let reasons = result.outputs.compactMap { output -> String? in
-                    guard case .failure(let failure) = output else { return nil }
-                    return ErrorRenderer().message(failure.reason)
-                }
-                problems.append(ReplayProblem(file: "--env \(environment)", reason: reasons.joined(separator: " ")))
-            }
+    /// A file that did not run: each of its requests skipped, for `reason`.
+    func skipped(_ file: SessionFile, reason: String) -> FileReport {
+        var report = FileReport(path: file.path, redactor: Redactor())
+        for entry in file.entries where entry.command.sendsRequest {
+            var request = RequestReport(
+                name: RequestReport.name(of: entry, redactor: report.redactor), line: entry.line)
+            request.skipped = reason
+            report.requests.append(request)
         }
-        for file in files {
-            let secretNames = file.secretNames.filter { name in
-                !options.variables.contains { $0.name == name }
-                    && !(given[file.path] ?? []).contains { $0.name == name } && !asked.contains { $0.name == name }
-            }
-            for name in await probe.storedlessSecrets(secretNames) {
-                let declared = file.entries.first {
-                    ($0.command as? SecretCommand).map { $0.name == name && $0.value == nil } ?? false
-                }?.line
-                // The line that needs it says what it is for.
-                let user = file.entries.first { $0.text.contains("{{\(name)}}") }
-                if prompter.canAskForSecrets {
-                    let context = user.map { " (\(file.path):\($0.line) \(Self.firstLine($0.text)))" } ?? ""
-                    if let value = await prompter.readSecret(prompt: "\(name)\(context): "), !value.isEmpty {
-                        asked.append((name, value))
-                        continue
-                    }
-                }
-                problems.append(
-                    ReplayProblem(
-                        file: file.path, line: declared, reason: "secret '\(name)' has no value",
-                        hint: "set \(DotEnv.secretKey(for: name)) or add it to .env"))
-            }
-        }
-        return (problems, asked)
-    }
-
-    private static func firstLine(_ text: String) -> String {
-        let line = text.split(separator: "\n").first.map(String.init) ?? text
-        return line.count > 60 ? line.prefix(60) + "…" : line
-    }
-
-    /// One file in a fresh session.
-    private func run(
-        _ file: SessionFile, executor: Executor, recording: Recording?, secrets: [(name: String, value: String)],
-        stop: inout Bool
-    ) async -> FileReport {
-        for (name, value) in options.variables { await executor.define(name, value) }
-        // Given before the file's `secret NAME` lines, which then mark them secret.
-        for (name, value) in secrets { await executor.define(name, value) }
-        let printer = OutputPrinter(
-            console: output, format: .json, palette: Palette(enabled: false), redactor: executor.redactor)
-        var report = FileReport(path: file.path, redactor: executor.redactor)
-        if !options.quiet, let started = renderer.fileStarted(file.path) { output.write(started) }
-
-        var current = RequestReport(name: "setup", line: file.entries.first?.line ?? 1, isSetup: true)
-        if let environment = options.environment {
-            let command = EnvCommand(use: environment)
-            let result = await executor.run(command, text: command.line, location: nil)
-            if result.outcome == .failed { current.failures += failures(result.outputs) }
-        }
-        var requestCount = 0
-
-        func finish(_ block: RequestReport) async -> Bool {
-            var block = block
-            if !block.isSetup, let response = block.response, let recording,
-                let recorded = recording.entry(forRequest: block.ordinal)
-            {
-                let differences = RecordingComparison.differences(
-                    response.response, recorded: recorded, volatile: await executor.volatileFields + options.volatile,
-                    redactor: executor.redactor)
-                if !differences.isEmpty { block.failures.append(.recording(differences)) }
-                block.compared = true
-            }
-            // The report outlives the response: a replay of many large responses keeps none of them.
-            block.response = nil
-            // Setup without failures is not worth a line or a test case.
-            if block.isSetup, block.passed { return true }
-            report.requests.append(block)
-            if !options.quiet || !block.passed {
-                output.write(renderer.request(block, file: file.path, redactor: executor.redactor))
-            }
-            return block.passed
-        }
-
-        /// One line of `path` (the file, or a file it loads), and whether to go on after it.
-        func process(_ entry: SessionFile.Entry, in path: String, depth: Int) async -> Next {
-            if entry.command.sendsRequest {
-                if !(await finish(current)), options.failFast { return .stop }
-                requestCount += 1
-                current = RequestReport(name: "", line: entry.line, isSetup: false)
-                current.ordinal = requestCount
-            }
-            let result = await executor.run(entry.command, text: entry.text, location: "\(path):\(entry.line)")
-            if options.format == .json { printer.print(result.outputs) }
-            for case .response(let response) in result.outputs {
-                current.name = "\(response.response.request.method) \(response.shownPath)"
-                current.status = response.response.status
-                current.time = response.response.timing.total
-                current.response = response
-                current.schema = response.schema
-            }
-            for case .expectation(let expectation) in result.outputs {
-                current.expectations += 1
-                if !expectation.result.passed { current.failedExpectations += 1 }
-            }
-            let failed = result.outcome == .failed || result.outcome == .checkFailed
-            var failures = failed ? self.failures(result.outputs) : []
-            if failed, failures.isEmpty { failures = [.failed(location: "\(path):\(entry.line)")] }
-            switch result.followUp {
-            case .load(let loaded)?:
-                // A file this one loads runs here, line by line, in the same session and report.
-                guard depth < LoadCommand.depthLimit else {
-                    failures += self.failures([LoadCommand.tooDeep])
-                    break
-                }
-                for nested in loaded.entries {
-                    let next = await process(nested, in: loaded.path, depth: depth + 1)
-                    // `exit` in a loaded file ends that file, as at the prompt.
-                    if next == .stop { return .stop }
-                    if next == .exit { break }
-                }
-            case .replay?:
-                failures.append(.nestedReplay(location: "\(path):\(entry.line)"))
-            case .paste?:
-                failures += self.failures([ImportCommand.noPasteHere])
-            case nil:
-                break
-            }
-            if !failures.isEmpty {
-                if current.name.isEmpty, !current.isSetup {
-                    // The line as written names the request; masked, as everything printed.
-                    let firstLine = entry.text.split(separator: "\n").first.map(String.init) ?? entry.text
-                    current.name = executor.redactor.redact(firstLine)
-                }
-                current.failures += failures
-            }
-            return result.outcome == .exit ? .exit : .next
-        }
-
-        for entry in file.entries {
-            let next = await process(entry, in: file.path, depth: 0)
-            if next == .stop {
-                stop = true
-                return report
-            }
-            if next == .exit { break }
-        }
-        if !(await finish(current)), options.failFast { stop = true }
         return report
     }
+}
 
-    /// What comes after a replayed line.
-    private enum Next {
-        case next
-        case exit
-        /// `--fail-fast` and a request failed.
-        case stop
-    }
+/// Ends a replay early, from outside it: a signal handler or the `--max-time` timer says why,
+/// then cancels the task. The runner stops sending, marks what did not run as skipped, and
+/// writes its report.
+public final class ReplayStop: Sendable {
+    public enum Reason: Sendable, Equatable {
+        /// SIGINT (2) or SIGTERM (15): the status is 128 + the number.
+        case signal(Int32)
+        /// `--max-time`: the status is 3.
+        case maxTime(Duration)
+        /// `--fail-fast` after a file failed: the status is the failure's.
+        case failFast(file: String)
 
-    /// The failures among `outputs`: failed lines and expectations that do not hold.
-    private func failures(_ outputs: [Output]) -> [ReplayFailure] {
-        outputs.compactMap { output in
-            switch output {
-            case .failure: return .output(output)
-            case .expectation(let expectation) where !expectation.result.passed: return .output(output)
-            default: return nil
+        /// Why a request did not run, for its report.
+        var skipped: String {
+            switch self {
+            case .signal(let number): "not run: the run was interrupted (\(number == SIGTERM ? "SIGTERM" : "SIGINT"))"
+            case .maxTime(let limit): "not run: the run took longer than --max-time \(limit.shortDescription)"
+            case .failFast(let file): "not run: --fail-fast stopped the run after \(file) failed"
+            }
+        }
+
+        /// What stopped the request that was running.
+        var interrupted: String {
+            switch self {
+            case .signal(let number): "interrupted (\(number == SIGTERM ? "SIGTERM" : "SIGINT"))"
+            case .maxTime(let limit): "stopped: the run took longer than --max-time \(limit.shortDescription)"
+            case .failFast(let file): "--fail-fast: the run stopped after \(file) failed"
             }
         }
     }
+
+    private let state = Mutex<Reason?>(nil)
+
+    public init() {}
+
+    /// Stops the run for `reason`; the first reason given is the one reported.
+    public func stop(_ reason: Reason) {
+        state.withLock { if $0 == nil { $0 = reason } }
+    }
+
+    public var reason: Reason? { state.withLock { $0 } }
 }

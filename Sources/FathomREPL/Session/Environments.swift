@@ -92,7 +92,15 @@ enum EnvironmentFile {
     }
 }
 
-/// `KEY=VALUE` lines (`#` comments, optional `export`, quotes removed), the usual `.env` format.
+/// A `.env` file, read as the dotenv tools read it: `KEY=VALUE` lines, `#` comment lines, an
+/// optional `export`, and values that are
+///
+/// - unquoted: blanks around them dropped, and a ` #` starts a comment;
+/// - in single quotes: taken as written, may span lines;
+/// - in double quotes: `\n`, `\t`, `\"` and `\\` read as escapes, may span lines.
+///
+/// After a closing quote only a comment may follow. `${NAME}` is not expanded. A line that is
+/// not a pair is skipped, as dotenv skips it.
 enum DotEnv {
     static func load(_ path: String) -> [String: String] {
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
@@ -102,15 +110,76 @@ enum DotEnv {
 
     static func parse(_ text: String) -> [String: String] {
         var values: [String: String] = [:]
-        for rawLine in text.split(whereSeparator: \.isNewline) {
-            var line = rawLine.trimmingBlanks
-            if line.hasPrefix("export ") { line = line.dropFirst(7).trimmingBlanks }
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        var index = 0
+        while index < lines.count {
+            var line = lines[index].trimmingBlanks
+            index += 1
+            if line.hasPrefix("export ") || line.hasPrefix("export\t") { line = line.dropFirst(7).trimmingBlanks }
             guard !line.isEmpty, !line.hasPrefix("#"), let equals = line.firstIndex(of: "=") else { continue }
             let key = line[..<equals].trimmingBlanks
-            let value = line[line.index(after: equals)...].trimmingBlanks
-            values[key] = CommandParser.unquote(value)
+            guard !key.isEmpty, !key.contains(where: \.isWhitespace) else { continue }
+            let value = line[line.index(after: equals)...].drop { $0 == " " || $0 == "\t" }
+            guard let quote = value.first, quote == "\"" || quote == "'" else {
+                // Unquoted: a comment starts at a blank followed by `#`.
+                let hash = value.indices.first { position in
+                    value[position] == "#"
+                        && (position == value.startIndex || value[value.index(before: position)].isWhitespace)
+                }
+                values[String(key)] = String(value[..<(hash ?? value.endIndex)].trimmingBlanks)
+                continue
+            }
+            // Quoted: to the closing quote, over the next lines when it is not on this one.
+            var body = String(value.dropFirst())
+            while Self.closingQuote(quote, in: body[...]) == nil, index < lines.count {
+                body += "\n" + lines[index]
+                index += 1
+            }
+            guard let close = Self.closingQuote(quote, in: body[...]) else { continue }
+            let raw = body[..<close]
+            values[String(key)] = quote == "\"" ? Self.unescaped(raw) : String(raw)
         }
         return values
+    }
+
+    /// Where the quote that closes a value opened with `quote` is: a `\"` does not close a
+    /// double-quoted value.
+    private static func closingQuote(_ quote: Character, in body: Substring) -> Substring.Index? {
+        var index = body.startIndex
+        while index < body.endIndex {
+            let character = body[index]
+            if quote == "\"", character == "\\" {
+                index = body.index(after: index)
+                if index < body.endIndex { index = body.index(after: index) }
+                continue
+            }
+            if character == quote { return index }
+            index = body.index(after: index)
+        }
+        return nil
+    }
+
+    private static func unescaped(_ raw: Substring) -> String {
+        var result = ""
+        var escaping = false
+        for character in raw {
+            if escaping {
+                switch character {
+                case "n": result.append("\n")
+                case "t": result.append("\t")
+                case "r": result.append("\r")
+                case "\"", "\\", "$": result.append(character)
+                default: result += "\\" + String(character)
+                }
+                escaping = false
+            } else if character == "\\" {
+                escaping = true
+            } else {
+                result.append(character)
+            }
+        }
+        if escaping { result.append("\\") }
+        return result
     }
 
     /// The environment-variable name a secret's value is read from: `FATHOM_SECRET_<NAME>`.

@@ -45,6 +45,12 @@ enum RequestItem: Equatable, Sendable {
     /// (see ``fileSpec(_:)``).
     case file(name: String, path: String)
 
+    /// The file a `name@path` item reads, without its `;type=` and `;filename=`.
+    var filePath: String? {
+        guard case .file(_, let path) = self else { return nil }
+        return Self.fileSpec(path).path
+    }
+
     /// A file item's path and the part's own content type and file name, as HTTPie and curl write
     /// them: `photo@me.jpg;type=image/jpeg;filename=avatar.jpg`.
     static func fileSpec(_ written: String) -> (path: String, type: String?, filename: String?) {

@@ -52,22 +52,25 @@ struct SessionLog: Equatable, Sendable {
 /// A response as a recording keeps it: what `replay --compare` checks.
 struct RecordedResponse: Sendable, Equatable {
     var method: String
+    /// The request's target as written (``Outgoing/target``): with the method, its identity.
+    var target: String
     var path: String
     var status: Int
     var contentType: String?
     var body: Data
 
-    init(method: String, path: String, status: Int, contentType: String?, body: Data) {
+    init(method: String, target: String, path: String, status: Int, contentType: String?, body: Data) {
         self.method = method
+        self.target = target
         self.path = path
         self.status = status
         self.contentType = contentType
         self.body = body
     }
 
-    init(_ response: NetworkResponse<Data>) {
+    init(_ response: NetworkResponse<Data>, target: String?) {
         self.init(
-            method: response.request.method.rawValue, path: response.url.path, status: response.status.code,
-            contentType: response.contentType, body: response.body)
+            method: response.request.method.rawValue, target: target ?? response.url.path, path: response.url.path,
+            status: response.status.code, contentType: response.contentType, body: response.body)
     }
 }

@@ -8,6 +8,9 @@ struct Variables: Equatable, Sendable {
     private(set) var values: [String: String] = [:]
     /// Names whose values are masked everywhere and never written to disk.
     private(set) var secrets: Set<String> = []
+    /// Names given on a replay's command line (`--var`, `FATHOM_VAR_NAME`) or by its `--env`:
+    /// a file's `set`, `let`, `env` and `unset` lines leave them as they are.
+    private(set) var pinned: Set<String> = []
     /// Where `{{$env.NAME}}` looks: the process environment, then a `.env` file.
     var environment: [String: String]
 
@@ -19,9 +22,15 @@ struct Variables: Equatable, Sendable {
 
     func isSecret(_ name: String) -> Bool { secrets.contains(name) }
 
-    /// Sets a variable and returns the value it replaced.
+    /// Sets a variable and returns the value it replaced; a pinned one keeps its value unless
+    /// `pin` (which pins it).
     @discardableResult
-    mutating func set(_ name: String, _ value: String, secret: Bool = false) -> String? {
+    mutating func set(_ name: String, _ value: String, secret: Bool = false, pin: Bool = false) -> String? {
+        if pinned.contains(name), !pin {
+            if secret { secrets.insert(name) }
+            return values[name]
+        }
+        if pin { pinned.insert(name) }
         if values[name] == nil { names.append(name) }
         let old = values.updateValue(value, forKey: name)
         if secret { secrets.insert(name) }
@@ -30,6 +39,7 @@ struct Variables: Equatable, Sendable {
 
     /// Removes a variable and returns its value.
     mutating func remove(_ name: String) -> String? {
+        guard !pinned.contains(name) else { return values[name] }
         names.removeAll { $0 == name }
         secrets.remove(name)
         return values.removeValue(forKey: name)

@@ -194,6 +194,8 @@ public final class REPL: Sendable {
                 return .failed
             }
             var failures = 0
+            // Its `body @`, `load` and `spec` lines name files beside it.
+            let folder = await executor.resolveFiles(besideFile: file.path)
             for entry in file.entries {
                 let result = await executor.run(entry.command, text: entry.text, location: "\(file.path):\(entry.line)")
                 printer.print(result.outputs, pager: await executor.pagerMode)
@@ -205,6 +207,7 @@ public final class REPL: Sendable {
                 if outcome == .exit { break }
                 if outcome == .failed || outcome == .checkFailed { failures += 1 }
             }
+            await executor.resolveFiles(under: folder)
             let (outcome, summary) = LoadCommand.summary(of: file, failures: failures)
             printer.print(summary)
             return outcome
