@@ -25,11 +25,11 @@ struct Replay: AsyncParsableCommand {
             standard input and output are a terminal and CI is unset.
 
             Exit status:
-              0  every request passed
-              1  an expectation, a comparison with a recording, or the description's schema failed
-              2  a file or usage problem: nothing was sent
-              3  a runtime error: no answer (refused, timeout, TLS), a missing secret, --max-time
-              130, 143  interrupted by SIGINT or SIGTERM (the report holds the results so far)
+              0    every request passed
+              1    a check failed: an expectation, a recording, the schema
+              2    a file or usage problem: nothing was sent
+              3    a runtime error: no answer, a missing secret, --max-time
+              130  SIGINT, 143 SIGTERM: the report holds the results so far
             """
     )
 
@@ -56,7 +56,10 @@ struct Replay: AsyncParsableCommand {
         name: .long, help: "Load this OpenAPI description in every session first: each response is checked against it.")
     var spec: String?
 
-    @Option(name: .long, help: "fail: a response that breaks its schema fails its request. warn: it is only said.")
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "fail: a response that breaks its schema fails its request. warn: it is only said.", valueName: "mode"))
     var schema: SchemaMode = .fail
 
     @Flag(
@@ -64,34 +67,50 @@ struct Replay: AsyncParsableCommand {
         help: "After the run, list the description's operations called and not, with statuses seen and declared.")
     var coverage = false
 
-    @Option(name: .long, help: "Write JUnit XML to this file (its folder is made): a test case per request.")
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Write JUnit XML to this file (its folder is made): a test case per request.", valueName: "file"))
     var junit: String?
 
-    @Option(name: .long, help: "Switch every session to this environment first.")
+    @Option(name: .long, help: ArgumentHelp("Switch every session to this environment first.", valueName: "name"))
     var env: String?
 
-    @Option(name: .customLong("env-file"), help: "Read environments from this file.")
+    @Option(name: .customLong("env-file"), help: ArgumentHelp("Read environments from this file.", valueName: "file"))
     var envFile: String?
 
-    @Option(name: .customLong("dotenv"), help: "Read secrets and $env values from this .env file.")
+    @Option(
+        name: .customLong("dotenv"),
+        help: ArgumentHelp("Read secrets and $env values from this .env file.", valueName: "file"))
     var dotEnv: String?
 
     @Option(name: .customLong("var"), help: "Set a variable in every file (NAME=VALUE); repeat for several.")
     var variables: [String] = []
 
-    @Option(name: .long, help: "The longest one request may take (e.g. 30s), whatever a file's `timeout` says.")
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The longest one request may take (e.g. 30s), whatever a file's `timeout` says.", valueName: "duration"))
     var timeout: String?
 
-    @Option(name: .customLong("connect-timeout"), help: "The longest a connection may take to establish.")
+    @Option(
+        name: .customLong("connect-timeout"),
+        help: ArgumentHelp("The longest a connection may take to establish.", valueName: "duration"))
     var connectTimeout: String?
 
-    @Option(name: .customLong("max-time"), help: "The longest the whole run may take; then it stops (status 3).")
+    @Option(
+        name: .customLong("max-time"),
+        help: ArgumentHelp("The longest the whole run may take; then it stops (status 3).", valueName: "duration"))
     var maxTime: String?
 
-    @Option(name: .long, help: "Send a request again up to N times when nothing answered (never for a failed check).")
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Send a request again up to N times when nothing answered (never for a failed check).", valueName: "n"))
     var retry = 0
 
-    @Option(name: .customLong("retry-interval"), help: "The wait before each retry.")
+    @Option(
+        name: .customLong("retry-interval"), help: ArgumentHelp("The wait before each retry.", valueName: "duration"))
     var retryInterval = "1s"
 
     @Flag(name: .customLong("continue-on-error"), help: "Go on with a file's requests after one fails.")

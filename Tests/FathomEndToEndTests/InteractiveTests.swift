@@ -246,5 +246,15 @@ struct InteractiveTests {
         let screen = try terminal.waitFor("FATHOM-EXIT=0")
         #expect(screen.contains("✓ POST /login"))
         #expect(!screen.contains("difference-engine"))
+
+        // A CI's pseudo-terminal (CI set), or --no-input: never waits, says what to set.
+        for (command, environment) in [
+            ("replay --demo \(file)", "CI=true"), ("replay --demo --no-input \(file)", "CI="),
+        ] {
+            let ci = try start(command, environment: environment)
+            let said = try ci.waitFor("FATHOM-EXIT=2")
+            #expect(
+                said.replacingOccurrences(of: "\n", with: " ").contains("has no value — set FATHOM_SECRET_PASSWORD"))
+        }
     }
 }

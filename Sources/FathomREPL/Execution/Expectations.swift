@@ -185,6 +185,9 @@ enum ExpectationEvaluator {
             switch (actual, expected) {
             case (.array(let elements)?, _) where op == .contains:
                 passed = elements.contains { $0.isEquivalent(to: expected) }
+            case (.object(let members)?, .string(let name)) where op == .contains:
+                // An object contains a member by that name.
+                passed = members.contains { $0.key == name }
             case (.string(let text)?, .string(let part)):
                 passed =
                     op == .contains

@@ -13,10 +13,10 @@ import Foundation
 /// path as written (`/users/{{id}}`, origin and query left out) and which occurrence of that pair
 /// it is. A request inserted into the file leaves every other comparison as it was.
 ///
-/// Only the session's secrets are masked, and each by a keyed digest, `••••#1f0a9c3e` (HMAC-SHA256
-/// under a random key the recording keeps, cut to 32 bits): a value that changes still shows as a
-/// change, and no field is hidden for its name alone — a `token_type` going from `Bearer` to
-/// `Digest` is a difference.
+/// The session's secrets, and long values of members named like credentials (an access token no
+/// line captured), are kept as keyed digests, `••••#1f0a9c3e` (HMAC-SHA256 under a random key the
+/// recording keeps, cut to 32 bits): a value that changes still shows as a change, and nothing
+/// else is hidden — a `token_type` going from `Bearer` to `Digest` is a difference.
 struct Recording: Sendable, Equatable {
     struct Entry: Sendable, Equatable {
         /// The request's position among the file's requests, from 1: how a format-1 recording,
@@ -128,9 +128,25 @@ struct Recording: Sendable, Equatable {
             case .string(let text): return .string(mask(text))
             case .array(let elements): return .array(elements.map(mask))
             case .object(let members):
-                return .object(members.map { JSON.Member(key: mask($0.key), value: mask($0.value)) })
+                return .object(
+                    members.map { member in
+                        if case .string(let text) = member.value, Self.looksLikeACredential(text, named: member.key),
+                            !key.isEmpty
+                        {
+                            return JSON.Member(key: mask(member.key), value: .string(digest(text)))
+                        }
+                        return JSON.Member(key: mask(member.key), value: mask(member.value))
+                    })
             default: return json
             }
+        }
+
+        /// A value no line captured that is still a credential by its look: a member named like
+        /// one (`token`, `password`, `api_key`) whose value is long and unbroken. It is kept as a
+        /// digest too — compared, never written. A short value (`"token_type": "Bearer"`) is
+        /// not one, and is kept as it is.
+        static func looksLikeACredential(_ value: String, named name: String) -> Bool {
+            value.count >= 16 && !value.contains(where: \.isWhitespace) && SecretNames.looksSecret(name)
         }
     }
 

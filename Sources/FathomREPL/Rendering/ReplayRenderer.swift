@@ -237,7 +237,7 @@ struct ReplayRenderer: Sendable {
     }
 
     func junitFailure(_ path: String, _ error: any Error) -> String {
-        let message = "cannot write the JUnit report to \(path): \(error)"
+        let message = "cannot write the JUnit report to \(path): \(ReplayRunner.reason(error))"
         return format == .text
             ? palette.red(message) + "\n"
             : Self.line(

@@ -104,7 +104,8 @@ public struct ReplayRunner: Sendable {
                 problems.append(contentsOf: error.problems)
             }
         }
-        problems += checkReportPath()
+        let reportProblems = checkReportPath()
+        problems += reportProblems
         var loadedSpec: LoadedSpec?
         if let spec = options.spec {
             do {
@@ -124,7 +125,9 @@ public struct ReplayRunner: Sendable {
         }
         guard problems.isEmpty else {
             complain(renderer.problems(problems))
-            writeReport(ReplaySummary(problems: problems, elapsed: ContinuousClock.now - started))
+            if reportProblems.isEmpty {
+                writeReport(ReplaySummary(problems: problems, elapsed: ContinuousClock.now - started))
+            }
             return 2
         }
 
