@@ -351,20 +351,19 @@ import Testing
         let timedOut = try replay(["--timeout", "300ms", "slow.fathom"])
         #expect(timedOut.status == 3)
         #expect(timedOut.stdout.contains("timed out after 300 ms"), "\(timedOut.stdout)")
+        #expect(timedOut.stdout.contains("allow more with `--timeout 10s`"), "the option, not a line --timeout beats")
         #expect(Date().timeIntervalSince(started) < 2.5, "--timeout beats the file's own")
         _ = server.takeRequests()
 
         // A listener whose queue is full never completes a connection: the connect timeout ends it.
-        let (listener, port, queued) = try Self.fullListener()
-        defer {
-            close(queued)
-            close(listener)
-        }
-        try write("stuck.fathom", "get http://127.0.0.1:\(port)/\n")
+        let listener = try Sockets.Unresponsive()
+        defer { listener.close() }
+        try write("stuck.fathom", "get http://127.0.0.1:\(listener.port)/\n")
         let connecting = Date()
         let stuck = try replay(["--connect-timeout", "300ms", "stuck.fathom"])
         #expect(stuck.status == 3)
-        #expect(stuck.stdout.contains("timed out"), "\(stuck.stdout)")
+        #expect(stuck.stdout.contains("timed out after 300 ms connecting —"), "\(stuck.stdout)")
+        #expect(stuck.stdout.contains("allow more with `--connect-timeout 10s`"))
         #expect(Date().timeIntervalSince(connecting) < 5)
 
         // --retry: again when nothing answered, never for a failed check.
@@ -386,28 +385,6 @@ import Testing
         let glob = try replay(["suite/**/*.fathom"])
         #expect(glob.status == 0)
         #expect(server.takeRequests() == ["GET /users/1", "GET /users/2"])
-    }
-
-    /// A listening socket with a backlog of one, already taken: the next connection waits.
-    static func fullListener() throws -> (listener: Int32, port: Int, queued: Int32) {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var size = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, size) }
-        }
-        listen(listener, 0)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &size) }
-        }
-        let queued = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(queued, $0, size) }
-        }
-        return (listener, Int(UInt16(bigEndian: address.sin_port)), queued)
     }
 
     // MARK: - 7. Recordings

@@ -140,7 +140,7 @@ import Testing
         await #expect {
             try await NetworkClient(transport: transport).send(.get("http://127.0.0.1:\(listener.port)/"))
         } throws: { error in
-            "\(error)" == "timed out after 300 ms waiting for connecting"
+            "\(error)" == "timed out after 300 ms connecting"
         }
         #expect(ContinuousClock.now - start < .seconds(5))
     }

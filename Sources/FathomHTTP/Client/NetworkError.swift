@@ -68,13 +68,11 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
         case .dnsFailure(let host):
             return "cannot resolve host '\(host)'"
         case .timeout(let kind, let after):
-            let what: String
             switch kind {
-            case .connect: what = "connecting"
-            case .total: what = "the whole response"
-            case .read: what = "the next byte"
+            case .connect: return "timed out after \(after.shortDescription) connecting"
+            case .total: return "timed out after \(after.shortDescription) waiting for the whole response"
+            case .read: return "timed out after \(after.shortDescription) waiting for the next byte"
             }
-            return "timed out after \(after.shortDescription) waiting for \(what)"
         case .tls(let host, let reason):
             return "TLS handshake with \(host) failed: \(reason)"
         case .tooManyRedirects(let limit, let lastURL):

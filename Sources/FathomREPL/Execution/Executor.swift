@@ -128,8 +128,17 @@ public actor Executor {
         let line = text.trimmingBlanksAround
         result.outputs = result.outputs.map { output in
             switch output {
-            case .failure(var failure) where failure.location == nil:
-                failure.location = location
+            case .failure(var failure):
+                if failure.location == nil { failure.location = location }
+                // Set on the command line, a timeout is allowed more there, not by a `timeout` line.
+                if case .network(.timeout(let kind, let after)) = failure.reason {
+                    let more = DurationText.word(ErrorRenderer.longer(than: after))
+                    if kind == .connect, options.connectTimeout != nil {
+                        failure.advice = "is the server up? allow more with `--connect-timeout \(more)`"
+                    } else if kind != .connect, options.requestTimeout != nil {
+                        failure.advice = "allow more with `--timeout \(more)`"
+                    }
+                }
                 return .failure(failure)
             case .expectation(var expectation) where expectation.line.isEmpty:
                 expectation.line = line

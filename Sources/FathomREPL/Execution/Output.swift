@@ -348,6 +348,9 @@ struct Failure: Sendable {
     var reason: Reason
     /// `FILE:LINE` when the line came from a file.
     var location: String?
+    /// What to do, where the place it happened knows better than the error's own advice (a
+    /// replay's `--timeout` is what allows more, not a file's `timeout` line).
+    var advice: String?
 
     init(_ reason: Reason, location: String? = nil) {
         self.reason = reason

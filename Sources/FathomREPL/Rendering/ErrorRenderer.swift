@@ -5,19 +5,20 @@
 struct ErrorRenderer: Sendable {
     /// `a.fathom:3: error at column 9: unknown decoder option 'jsn' — did you mean 'json'?`
     func line(_ failure: Failure) -> String {
-        (failure.location.map { "\($0): " } ?? "") + message(failure.reason)
+        (failure.location.map { "\($0): " } ?? "") + message(failure.reason, advice: failure.advice)
     }
 
-    func message(_ reason: Failure.Reason) -> String {
-        Self.clipped(unclipped(reason))
+    /// The reason as a sentence; `advice`, when given, in place of a network error's own.
+    func message(_ reason: Failure.Reason, advice: String? = nil) -> String {
+        Self.clipped(unclipped(reason, advice: advice))
     }
 
-    private func unclipped(_ reason: Failure.Reason) -> String {
+    private func unclipped(_ reason: Failure.Reason, advice: String?) -> String {
         switch reason {
         case .command(let error):
             return error.description
         case .network(let error):
-            return "error: \(error)" + (Self.advice(for: error).map { " — \($0)" } ?? "")
+            return "error: \(error)" + ((advice ?? Self.advice(for: error)).map { " — \($0)" } ?? "")
         case .cancelled(let after):
             return after.map { "cancelled after \($0.shortDescription)" } ?? "cancelled"
         case .loadFailed(let path, let failed, let lines):

@@ -145,8 +145,10 @@ struct JSONOutputRenderer: Sendable {
             }
             return .object([member("type", "help"), JSON.Member(key: "commands", value: .array(commands))])
         case .failure(let failure):
-            var members = [member("type", "failure"), member("message", errors.message(failure.reason))]
-            members += Self.failureFields(failure.reason)
+            var members = [
+                member("type", "failure"), member("message", errors.message(failure.reason, advice: failure.advice)),
+            ]
+            members += Self.failureFields(failure.reason, advice: failure.advice)
             members += location(failure.location)
             return .object(members)
         case .revealed: return .null
@@ -242,7 +244,7 @@ struct JSONOutputRenderer: Sendable {
     }
 
     /// A failure's kind and what it is made of: `reason`, `hint`, `column` for a line's error.
-    static func failureFields(_ reason: Failure.Reason) -> [JSON.Member] {
+    static func failureFields(_ reason: Failure.Reason, advice: String? = nil) -> [JSON.Member] {
         func string(_ key: String, _ value: String) -> JSON.Member { JSON.Member(key: key, value: .string(value)) }
         func number(_ key: String, _ value: Int) -> JSON.Member { JSON.Member(key: key, value: .number(String(value))) }
         switch reason {
@@ -253,7 +255,7 @@ struct JSONOutputRenderer: Sendable {
             return members
         case .network(let error):
             var members = [string("kind", "network"), string("reason", "\(error)")]
-            if let advice = ErrorRenderer.advice(for: error) { members.append(string("hint", advice)) }
+            if let advice = advice ?? ErrorRenderer.advice(for: error) { members.append(string("hint", advice)) }
             return members
         case .cancelled(let after):
             var members = [string("kind", "cancelled")]
