@@ -232,6 +232,13 @@ import Testing
         #expect(JUnitReport.className("/abs/x.har") == "abs.x")
     }
 
+    @Test func aTestIsNamedByTheFirstTwoWordsOfItsLine() {
+        #expect(RequestReport.firstWords("post  /login\tusername=ada\nnext") == "post /login")
+        #expect(RequestReport.firstWords("send") == "send")
+        #expect(RequestReport.firstWords("  get /x") == "get /x")
+        #expect(RequestReport.firstWords("get\n/x") == "get")
+    }
+
     @Test func everyOutcomeHasItsElement() throws {
         let redactor = Redactor()
         redactor.addSecret("s3cr3t-token-value")
@@ -357,7 +364,7 @@ import Testing
         for path in ["b.fathom", "a/z.fathom", "a/y.txt", ".hidden/h.fathom", "c/d/e.fathom"] {
             try FileManager.default.createDirectory(
                 atPath: ((root + "/" + path) as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            FileManager.default.createFile(atPath: root + "/" + path, contents: Data("get /\n".utf8))
+            _ = FileManager.default.createFile(atPath: root + "/" + path, contents: Data("get /\n".utf8))
         }
         let (folder, none) = ReplayInputs.expand([root])
         #expect(none.isEmpty)
@@ -371,7 +378,7 @@ import Testing
 
         // The nearest file up to the repository's root, never past it.
         try FileManager.default.createDirectory(atPath: root + "/c/.git", withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: root + "/.env", contents: Data())
+        _ = FileManager.default.createFile(atPath: root + "/.env", contents: Data())
         #expect(ProjectFiles.nearest(".env", from: root + "/a") == root + "/.env")
         #expect(ProjectFiles.nearest(".env", from: root + "/c/d") == nil)
     }

@@ -6,10 +6,19 @@ extension Executor {
     /// The origin (RFC 6454) of a URL as written, variables expanded; `nil` when it does not
     /// expand or is not an http(s) URL.
     func origin(of template: String) -> String? {
-        guard let expanded = try? session.variables.expand(template), expanded.contains("://"),
-            let url = try? RequestURL(parsing: expanded)
-        else { return nil }
-        return url.origin
+        guard let expanded = try? session.variables.expand(template) else { return nil }
+        return origin(ofURL: expanded)
+    }
+
+    /// The origin of an absolute URL (`nil` for anything else), parsed once per URL: every request
+    /// asks it of each API's base several times.
+    func origin(ofURL url: String) -> String? {
+        guard url.contains("://") else { return nil }
+        if let known = originCache[url] { return known }
+        let origin = (try? RequestURL(parsing: url))?.origin
+        if originCache.count >= 256 { originCache.removeAll(keepingCapacity: true) }
+        originCache[url] = origin
+        return origin
     }
 
     /// The API whose state a request to `origin` gets: the one on that origin (the current one
@@ -24,7 +33,7 @@ extension Executor {
     /// The origin a draft's request goes to: its URL's, or the base's for a path.
     func requestOrigin(_ draft: Draft) -> String? {
         let target = (try? session.variables.expand(draft.target)) ?? draft.target
-        if target.contains("://") { return (try? RequestURL(parsing: target))?.origin }
+        if target.contains("://") { return origin(ofURL: target) }
         return session.base.flatMap { origin(of: $0) }
     }
 

@@ -92,7 +92,8 @@ extension Executor {
                 "no base URL for '\(target)'", hint: "set one with `base http://…` or give a full URL")
         }
         let origin =
-            target.contains("://") ? try RequestURL(parsing: target).origin : try RequestURL(parsing: base ?? "").origin
+            try origin(ofURL: target.contains("://") ? target : base ?? "")
+            ?? RequestURL(parsing: target.contains("://") ? target : base ?? "").origin
         let api = apiIndex(forOrigin: origin)
         var prepared = try request(for: draft, api: api).prepared(baseURL: base)
         // Defaults belong to the API's origin: a redirect elsewhere drops them, as it drops credentials.

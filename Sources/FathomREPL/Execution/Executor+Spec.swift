@@ -157,10 +157,12 @@ extension Executor {
     /// The API whose description checks requests to `origin`: the API on that origin, or one
     /// whose description names it among its servers.
     func specIndex(forOrigin origin: String) -> Int? {
+        // Without a description, every request would ask in vain (coverage, checks): say so at once.
+        guard session.apis.contains(where: { $0.spec != nil }) else { return nil }
         if let index = apiIndex(forOrigin: origin), session.apis[index].spec != nil { return index }
         return session.apis.indices.first { index in
             session.apis[index].spec?.description.servers.contains { server in
-                server.contains("://") && (try? RequestURL(parsing: server))?.origin == origin
+                self.origin(ofURL: server) == origin
             } ?? false
         }
     }

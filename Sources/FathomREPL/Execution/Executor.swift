@@ -75,6 +75,8 @@ public actor Executor {
     var externalVariables: [(name: String, value: String)] = []
     /// Whether the wire log could be written.
     let wireLogHealth = WireLogHealth()
+    /// Origins of URLs already parsed (``origin(ofURL:)``), by URL.
+    var originCache: [String: String?] = [:]
     /// The folder relative file names resolve against: the session file's whose lines run (a
     /// replayed or loaded file), else the current directory.
     var directory: String?
@@ -117,14 +119,21 @@ public actor Executor {
     /// change the session through many paths, and a copy restored in this one place keeps the
     /// promise for every command, present and future, at the cost of one copy-on-write value.
     func run(_ command: any Command, text: String, location: String?) async -> CommandResult {
-        let before = session
+        var before = session
+        // What a failed line keeps anyway (the responses that arrived) and what a line only
+        // appends to (the log: the lines a curl line runs) stay out of the copy, so that appending
+        // to them copies nothing; the log is cut back to its length instead.
+        before.responses = ResponseHistory()
+        before.log = SessionLog()
+        let lastAnswered = session.responses.lastNumber
+        let logLength = session.log.lines.count
         var result: CommandResult
         do {
             result = try await command.run(in: self)
         } catch {
             result = CommandResult(.failed, [.failure(Failure(error: error))])
         }
-        if result.outcome == .failed { restore(before) }
+        if result.outcome == .failed { restore(before, lastAnswered: lastAnswered, logLength: logLength) }
         let line = text.trimmingBlanksAround
         result.outputs = result.outputs.map { output in
             switch output {
@@ -175,12 +184,15 @@ public actor Executor {
 
     /// Puts the session back as it was before a line that failed, keeping the responses that
     /// arrived meanwhile and what they taught (coverage, origins already noticed).
-    private func restore(_ before: Session) {
-        let arrived = session.responses.entries.filter { $0.number > before.responses.lastNumber }
+    private func restore(_ before: Session, lastAnswered: Int, logLength: Int) {
+        let arrived = session.responses.entries.filter { $0.number > lastAnswered }
         let responses = session.responses
+        var log = session.log
+        log.keepFirst(logLength)
         let noticed = session.originsNoticed
         session = before
         session.responses = responses
+        session.log = log
         session.originsNoticed = noticed
         for entry in arrived { recordCoverage(entry.response) }
     }

@@ -49,9 +49,27 @@ struct RequestReport: Sendable {
     static func name(of entry: SessionFile.Entry, in loadedFile: String? = nil, redactor: Redactor) -> String {
         let where_ = loadedFile.map { "\($0) line \(entry.line)" } ?? "line \(entry.line)"
         if let name = entry.name { return "\(redactor.redact(name)) (\(where_))" }
-        let firstLine = entry.text.split(separator: "\n").first ?? ""
-        let words = firstLine.split(whereSeparator: { $0 == " " || $0 == "\t" }).prefix(2).joined(separator: " ")
-        return "\(redactor.redact(words)) (\(where_))"
+        return "\(redactor.redact(firstWords(entry.text))) (\(where_))"
+    }
+
+    /// The first two words of the first line, one blank between them.
+    static func firstWords(_ text: String) -> String {
+        var words: [Substring] = []
+        var start: String.Index?
+        var index = text.startIndex
+        while index < text.endIndex, words.count < 2 {
+            let character = text[index]
+            if character == "\n" { break }
+            if character == " " || character == "\t" {
+                if let begun = start { words.append(text[begun..<index]) }
+                start = nil
+            } else if start == nil {
+                start = index
+            }
+            index = text.index(after: index)
+        }
+        if words.count < 2, let begun = start { words.append(text[begun..<index]) }
+        return words.joined(separator: " ")
     }
 }
 

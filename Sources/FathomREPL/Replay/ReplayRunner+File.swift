@@ -43,6 +43,8 @@ struct FileRun {
     /// With `--record`: the responses, written as the file's recording at the end.
     var recording: Recording
     var unrecorded = 0
+    /// The names given so far: two tests of one file never share one.
+    var names = Set<String>()
     let printer: OutputPrinter
 
     typealias Plan = ReplayRunner.Plan
@@ -274,11 +276,12 @@ struct FileRun {
     private mutating func append(_ request: RequestReport) {
         var request = request
         // Two tests of one file never share a name (a file loaded twice).
-        if report.requests.contains(where: { $0.name == request.name }) {
+        if names.contains(request.name) {
             var number = 2
-            while report.requests.contains(where: { $0.name == "\(request.name) #\(number)" }) { number += 1 }
+            while names.contains("\(request.name) #\(number)") { number += 1 }
             request.name += " #\(number)"
         }
+        names.insert(request.name)
         report.requests.append(request)
         if !options.quiet || !request.passed && request.skipped == nil {
             runner.output.write(runner.renderer.request(request, file: file.path, redactor: executor.redactor))

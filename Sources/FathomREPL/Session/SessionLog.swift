@@ -40,6 +40,11 @@ struct SessionLog: Equatable, Sendable {
 
     init() {}
 
+    /// Drops the lines after the first `count`: what a failed line had added.
+    mutating func keepFirst(_ count: Int) {
+        if lines.count > count { lines.removeSubrange(count...) }
+    }
+
     mutating func append(
         _ command: any Command, kind: Kind, summary: String? = nil, recorded: RecordedResponse? = nil
     ) {

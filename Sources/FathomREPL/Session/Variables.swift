@@ -45,12 +45,27 @@ struct Variables: Equatable, Sendable {
         return values.removeValue(forKey: name)
     }
 
+    /// Whether `text` has a `{{`: a byte scan, as every line of a replay asks it of several
+    /// texts (Foundation's substring search costs more than the rest of the expansion).
+    static func hasReference(_ text: String) -> Bool {
+        var afterBrace = false
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "{") {
+                if afterBrace { return true }
+                afterBrace = true
+            } else {
+                afterBrace = false
+            }
+        }
+        return false
+    }
+
     /// `template` with each `{{name}}` and `{{$env.NAME}}` replaced.
     ///
     /// - Throws: ``CommandError`` naming the first unknown variable (with its column when the
     ///   template starts at `column`).
     func expand(_ template: String, column: Int? = nil) throws(CommandError) -> String {
-        guard template.contains("{{") else { return template }
+        guard Self.hasReference(template) else { return template }
         var result = ""
         var rest = template[...]
         while let open = rest.range(of: "{{") {
