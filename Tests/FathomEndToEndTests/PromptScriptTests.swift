@@ -1,3 +1,4 @@
+import FathomDemo
 import Foundation
 import Testing
 
@@ -25,6 +26,20 @@ import Testing
         #expect(run.stderr == "error at column 1: unknown command 'hedaer' — did you mean 'header'?\n")
         #expect(!run.stdout.contains("\u{1B}["), "no colors when not on a terminal")
         #expect(!run.stdout.contains("GET"), "no prompt when not on a terminal")
+    }
+
+    /// Start-up values go to the session as values, not text: a quote in the base URL or in the
+    /// description's path is part of it, not the end of a word.
+    @Test func startUpValuesWithQuotesAreTakenAsTheyAre() throws {
+        let server = try DemoServerProcess(accessLog: true)
+        let folder = NSTemporaryDirectory() + "fathom-quotes-\(UUID().uuidString)/dir with \"quotes\""
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let spec = folder + "/api.json"
+        try DemoOpenAPI.json.write(toFile: spec, atomically: true, encoding: .utf8)
+        let run = try FathomBinary.run(["--spec", spec, server.baseURL + "/echo/a\"b"], script: "get\nspec\n")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(server.takeRequests() == ["GET /echo/a%22b/"])
+        #expect(run.stdout.contains("dir with \"quotes\"/api.json): 24 operations"))
     }
 
     /// A slow request in a script prints its response and nothing about Ctrl-C.
