@@ -124,7 +124,8 @@ struct Prompt: AsyncParsableCommand {
             interactive: interactive, format: session.output)
         let startedWell = await repl.start(with: startup)
         if let server, session.output == .text {
-            console.write(DemoTour.text(baseURL: server.baseURL, palette: Palette(enabled: colors)))
+            console.write(
+                TerminalText.finish(DemoTour.text(baseURL: server.baseURL, palette: Palette(enabled: colors))))
         }
         let status = await repl.run()
         await server?.stop()

@@ -8,7 +8,7 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: FathomBinary.binary)
         process.arguments = ["-c", "help"]
-        process.standardOutput = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
         let errors = Pipe()
         process.standardError = errors
         try process.run()

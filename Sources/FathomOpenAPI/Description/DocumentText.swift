@@ -42,7 +42,9 @@ enum DocumentText {
         let saysYAML = [".yaml", ".yml"].contains { name.lowercased().hasSuffix($0) }
         let node: Node?
         do {
-            node = try Yams.compose(yaml: text)
+            // No resolver: scalars are typed here, by YAML 1.2's core schema, without a regular
+            // expression per scalar.
+            node = try Yams.compose(yaml: text, .basic)
         } catch let error as YamlError {
             if let jsonError, !saysYAML { throw jsonError }
             throw DescriptionError("\(name) is not valid YAML: \(Self.describe(error))")
@@ -51,48 +53,154 @@ enum DocumentText {
             throw DescriptionError("\(name) is not valid YAML: \(error)")
         }
         guard let node else { throw DescriptionError("\(name) is empty") }
-        return (try json(node, name: name), false)
+        var converter = YAMLConverter(name: name, budget: YAMLConverter.budget(forBytes: bytes.count))
+        return (try converter.json(node), false)
     }
 
     private static func describe(_ error: YamlError) -> String {
         let text = "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)"
         return text
     }
+}
 
-    static func json(_ node: Node, name: String) throws(DescriptionError) -> JSON {
+/// A composed YAML document as a FathomJSON value, read as YAML 1.2 (what OpenAPI 3 says its YAML
+/// is): plain scalars typed by the core schema (`off` and `yes` are strings, not booleans), quoted
+/// ones strings, integers of any size kept exactly, mapping order kept.
+///
+/// Aliases are expanded — an alias is its anchor's value again — within a budget of values
+/// proportional to the text (``budget(forBytes:)``): a few hundred bytes of nested anchors (an
+/// "alias bomb") would otherwise expand to billions of values.
+struct YAMLConverter {
+    let name: String
+    /// How many more values may be made.
+    var budget: Int
+    let limit: Int
+
+    init(name: String, budget: Int) {
+        self.name = name
+        self.budget = budget
+        self.limit = budget
+    }
+
+    /// Twice as many values as the text has bytes, and at least 100,000: a document without
+    /// aliases makes fewer values than it has bytes, so only expansion reaches it.
+    static func budget(forBytes bytes: Int) -> Int { max(100_000, bytes * 2) }
+
+    mutating func json(_ node: Node) throws(DescriptionError) -> JSON {
+        budget -= 1
+        guard budget >= 0 else {
+            throw DescriptionError(
+                "\(name): its YAML aliases expand past \(limit.formatted()) values — a description that size has no need of them; Fathom stops there"
+            )
+        }
         switch node {
         case .scalar(let scalar):
-            switch node.tag.description {
-            case Tag.Name.null.rawValue: return .null
-            case Tag.Name.bool.rawValue: return .bool(node.bool ?? false)
-            case Tag.Name.int.rawValue:
-                if let value = node.int { return .number(String(value)) }
-                return .string(scalar.string)
-            case Tag.Name.float.rawValue:
-                guard let value = node.float, value.isFinite else { return .string(scalar.string) }
-                // The text as written when it is already a JSON number (keeps `1.50`), else Swift's.
-                let written = scalar.string
-                if (try? JSON(parsing: written)).map({ if case .number = $0 { true } else { false } }) == true {
-                    return .number(written)
-                }
-                return .number(String(value))
-            default: return .string(scalar.string)
-            }
+            return Self.value(scalar)
         case .mapping(let mapping):
             var members: [JSON.Member] = []
             members.reserveCapacity(mapping.count)
             for (key, value) in mapping {
-                members.append(JSON.Member(key: key.string ?? "", value: try json(value, name: name)))
+                members.append(JSON.Member(key: key.string ?? "", value: try json(value)))
             }
             return .object(members)
         case .sequence(let sequence):
             var elements: [JSON] = []
             elements.reserveCapacity(sequence.count)
-            for element in sequence { elements.append(try json(element, name: name)) }
+            for element in sequence { elements.append(try json(element)) }
             return .array(elements)
         case .alias:
             throw DescriptionError("\(name) uses a YAML alias Fathom cannot follow")
         }
+    }
+
+    static let strTag = "tag:yaml.org,2002:str"
+
+    /// A scalar's value: an explicit tag (`!!int 3`, `!!str 3`) decides; a quoted or block scalar
+    /// is a string; a plain one is typed by the core schema.
+    static func value(_ scalar: Node.Scalar) -> JSON {
+        let text = scalar.string
+        let tag = scalar.tag.description
+        switch tag {
+        case "tag:yaml.org,2002:null": return .null
+        case "tag:yaml.org,2002:bool": return coreValue(text) ?? .string(text)
+        case "tag:yaml.org,2002:int", "tag:yaml.org,2002:float": return coreValue(text) ?? .string(text)
+        case "", "!": break
+        default: return .string(text)
+        }
+        guard scalar.style == .plain || scalar.style == .any else { return .string(text) }
+        return coreValue(text) ?? .string(text)
+    }
+
+    /// A plain scalar by YAML 1.2's core schema; `nil` for a string. Numbers become JSON number
+    /// text, exactly (an integer past 64 bits stays as written).
+    static func coreValue(_ text: String) -> JSON? {
+        switch text {
+        case "", "~", "null", "Null", "NULL": return .null
+        case "true", "True", "TRUE": return .bool(true)
+        case "false", "False", "FALSE": return .bool(false)
+        default: break
+        }
+        let bytes = Array(text.utf8)
+        guard let first = bytes.first,
+            first == UInt8(ascii: "-") || first == UInt8(ascii: "+") || first == UInt8(ascii: ".")
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
+        else { return nil }
+        if bytes.count > 2, bytes[0] == UInt8(ascii: "0"),
+            bytes[1] == UInt8(ascii: "x") || bytes[1] == UInt8(ascii: "o")
+        {
+            let radix = bytes[1] == UInt8(ascii: "x") ? 16 : 8
+            guard let value = UInt64(String(decoding: bytes[2...], as: UTF8.self), radix: radix) else { return nil }
+            return .number(String(value))
+        }
+        return decimal(bytes)
+    }
+
+    /// `[-+]? ( \. [0-9]+ | [0-9]+ ( \. [0-9]* )? ) ( [eE] [-+]? [0-9]+ )?` as JSON number text:
+    /// no `+`, no leading zeros, a digit on each side of the point. `.inf` and `.nan` are not
+    /// JSON numbers: they stay strings.
+    static func decimal(_ bytes: [UInt8]) -> JSON? {
+        func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+        var index = 0
+        var negative = false
+        if bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
+            negative = bytes[index] == UInt8(ascii: "-")
+            index += 1
+        }
+        let integerStart = index
+        while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        var integer = Array(bytes[integerStart..<index])
+        var fraction: [UInt8]?
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            let fractionStart = index
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+            fraction = Array(bytes[fractionStart..<index])
+        }
+        guard !integer.isEmpty || !(fraction ?? []).isEmpty else { return nil }
+        var exponent: [UInt8] = []
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            let letter = bytes[index]
+            index += 1
+            var sign: [UInt8] = []
+            if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
+                sign = [bytes[index]]
+                index += 1
+            }
+            let digitsStart = index
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+            guard index > digitsStart else { return nil }
+            exponent = [letter] + sign + bytes[digitsStart..<index]
+        }
+        guard index == bytes.count else { return nil }
+        while integer.count > 1, integer.first == UInt8(ascii: "0") { integer.removeFirst() }
+        if integer.isEmpty { integer = [UInt8(ascii: "0")] }
+        var out = negative ? [UInt8(ascii: "-")] : []
+        out += integer
+        if let fraction {
+            out += [UInt8(ascii: ".")] + (fraction.isEmpty ? [UInt8(ascii: "0")] : fraction)
+        }
+        out += exponent
+        return .number(String(decoding: out, as: UTF8.self))
     }
 }
 

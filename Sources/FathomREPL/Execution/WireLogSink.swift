@@ -24,7 +24,10 @@ struct WireLogSink: Sendable {
         let time = Date().formatted(.iso8601.time(includingFractionalSeconds: true))
         let text = redactor.redact("\(time) \(line)\n")
         guard let file else {
-            if let code = StandardStreams.write(text, to: STDERR_FILENO) { health.fail("standard error", code) }
+            // Headers and bodies from the server, on the terminal: their control characters visible.
+            if let code = StandardStreams.write(TerminalText.visible(text), to: STDERR_FILENO) {
+                health.fail("standard error", code)
+            }
             return
         }
         let descriptor = open(file, O_WRONLY | O_APPEND | O_CREAT, 0o600)

@@ -20,8 +20,9 @@ struct OutputRenderer: Sendable {
     func render(_ output: Output) -> RenderedOutput {
         switch output {
         case .revealed(_, let value):
-            // Asked for by name: the one place a secret is printed as it is.
-            return RenderedOutput(text: value + "\n")
+            // Asked for by name: the one place a secret is printed unmasked (its control
+            // characters still visible).
+            return RenderedOutput(text: TerminalText.finish(TerminalText.visible(value) + "\n"))
         case .failure(let failure):
             return RenderedOutput(text: masked(palette.red(errors.line(failure))), stream: .standardError)
         case .expectation(let expectation) where !expectation.result.passed:
@@ -36,10 +37,10 @@ struct OutputRenderer: Sendable {
         }
     }
 
-    /// Masked, ending in a line break (an empty text is an empty line).
+    /// Masked, ending in a line break (an empty text is an empty line), finished for the terminal.
     private func masked(_ text: String) -> String {
         let masked = redactor.redact(text)
-        return masked.hasSuffix("\n") ? masked : masked + "\n"
+        return TerminalText.finish(masked.hasSuffix("\n") ? masked : masked + "\n")
     }
 
     private func unmasked(_ output: Output) -> (String, pageable: Bool) {
@@ -170,7 +171,7 @@ struct OutputRenderer: Sendable {
             let (formatted, complete) =
                 (try? JSONFormatter.formatted(compact, as: palette.json, limit: room))
                 ?? (String(decoding: compact, as: UTF8.self) + "\n", true)
-            text += formatted
+            text += TerminalText.adopting(formatted)
             if !complete {
                 let how = "narrow the expression, or `show #\(inspection.number) > FILE` for the whole body"
                 return text + palette.dim("… cut at \(ByteCount.format(limit)) of output: \(how)")
@@ -429,8 +430,22 @@ struct OutputRenderer: Sendable {
                 }.joined(separator: "\n") + "\n"
         }
         switch diff.body {
-        case .json(let json): text += json.tree(colors: palette.enabled)
-        case .text(let lines): text += lines.unified(colors: palette.enabled)
+        case .json(let json): text += TerminalText.adopting(json.tree(colors: palette.enabled))
+        case .text(let lines):
+            // Painted here, line by line: the lines are outside text, and FathomJSON's colors
+            // would be indistinguishable from escapes they hold.
+            for line in lines.unified(colors: false).split(separator: "\n") {
+                if line.hasPrefix("+") {
+                    text += palette.green(String(line))
+                } else if line.hasPrefix("-") {
+                    text += palette.red(String(line))
+                } else if line.hasPrefix("@@") {
+                    text += palette.cyan(String(line))
+                } else {
+                    text += String(line)
+                }
+                text += "\n"
+            }
         case .binary(let oldSize, let newSize):
             text += "bodies differ: \(ByteCount.format(oldSize)) → \(ByteCount.format(newSize)) (binary)\n"
         case nil: break

@@ -2,6 +2,9 @@ import FathomHTTP
 import FathomJSON
 
 /// ANSI styles, or nothing when colors are off.
+///
+/// The styles are written in ``TerminalText``'s form and become escapes only when a renderer
+/// finishes its text: outside text cannot forge one.
 public struct Palette: Sendable {
     public let enabled: Bool
 
@@ -10,7 +13,7 @@ public struct Palette: Sendable {
     }
 
     public func paint(_ text: String, _ code: String) -> String {
-        enabled && !text.isEmpty ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+        enabled && !text.isEmpty ? TerminalText.sgr(code) + text + TerminalText.sgr("0") : text
     }
 
     public func bold(_ text: String) -> String { paint(text, "1") }

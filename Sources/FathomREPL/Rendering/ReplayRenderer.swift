@@ -7,9 +7,23 @@ struct ReplayRenderer: Sendable {
     let palette: Palette
     let format: OutputFormat
 
+    /// Text for the terminal passes ``TerminalText/finish(_:)``: the report quotes lines,
+    /// failures and names from outside. NDJSON is JSON-escaped already.
+    private func finished(_ text: String) -> String { format == .text ? TerminalText.finish(text) : text }
+
+    func problems(_ problems: [ReplayProblem]) -> String { finished(unfinishedProblems(problems)) }
+    func fileStarted(_ path: String) -> String? { unfinishedFileStarted(path).map(finished) }
+    func request(_ request: RequestReport, file: String, redactor: Redactor) -> String {
+        finished(unfinishedRequest(request, file: file, redactor: redactor))
+    }
+    func note(_ message: String, file: String) -> String { finished(unfinishedNote(message, file: file)) }
+    func summary(_ summary: ReplaySummary) -> String { finished(unfinishedSummary(summary)) }
+    func noCoverage() -> String { finished(unfinishedNoCoverage()) }
+    func junitFailure(_ path: String, _ error: any Error) -> String { finished(unfinishedJunitFailure(path, error)) }
+
     /// Problems found before anything was sent: one line each, or a `failure` object each, and
     /// a summary (status 2).
-    func problems(_ problems: [ReplayProblem]) -> String {
+    private func unfinishedProblems(_ problems: [ReplayProblem]) -> String {
         let summary = "nothing was sent: \(problems.count) problem\(problems.count == 1 ? "" : "s") in the files"
         switch format {
         case .text:
@@ -46,7 +60,7 @@ struct ReplayRenderer: Sendable {
     /// One NDJSON line, with the format's version.
     static func line(_ json: JSON) -> String { JSONOutputRenderer.line(JSONOutputRenderer.versioned(json)) }
 
-    func fileStarted(_ path: String) -> String? {
+    private func unfinishedFileStarted(_ path: String) -> String? {
         format == .text ? palette.bold(path) + "\n" : nil
     }
 
@@ -80,7 +94,7 @@ struct ReplayRenderer: Sendable {
         return request.failures.isEmpty ? "passed" : "failed"
     }
 
-    func request(_ request: RequestReport, file: String, redactor: Redactor) -> String {
+    private func unfinishedRequest(_ request: RequestReport, file: String, redactor: Redactor) -> String {
         let location = "\(request.loadedFrom ?? file):\(request.line)"
         switch format {
         case .text:
@@ -150,7 +164,7 @@ struct ReplayRenderer: Sendable {
     }
 
     /// Something a file's run says that is not a failure: compared with no recording, recorded.
-    func note(_ message: String, file: String) -> String {
+    private func unfinishedNote(_ message: String, file: String) -> String {
         switch format {
         case .text: return "  " + palette.dim(message) + "\n"
         case .json:
@@ -162,7 +176,7 @@ struct ReplayRenderer: Sendable {
         }
     }
 
-    func summary(_ summary: ReplaySummary) -> String {
+    private func unfinishedSummary(_ summary: ReplaySummary) -> String {
         let requests = summary.requests
         let failing = summary.files.filter { !$0.failedLines.isEmpty }
         switch format {
@@ -225,7 +239,7 @@ struct ReplayRenderer: Sendable {
     }
 
     /// `--coverage` with no description loaded anywhere.
-    func noCoverage() -> String {
+    private func unfinishedNoCoverage() -> String {
         let message = "--coverage: no description was loaded (give --spec FILE, or `spec FILE` in a file)"
         return format == .text
             ? message + "\n"
@@ -236,7 +250,7 @@ struct ReplayRenderer: Sendable {
                 ]))
     }
 
-    func junitFailure(_ path: String, _ error: any Error) -> String {
+    private func unfinishedJunitFailure(_ path: String, _ error: any Error) -> String {
         let message = "cannot write the JUnit report to \(path): \(ReplayRunner.reason(error))"
         return format == .text
             ? palette.red(message) + "\n"

@@ -86,7 +86,10 @@ struct ResponseRenderer {
     private func renderWhole(_ body: Data, contentType: String?) -> (String, complete: Bool) {
         let limit = Self.displayLimit
         switch decoder {
-        case .raw: return Self.cut(String(decoding: body, as: UTF8.self))
+        // Asked for as it is: the one body that reaches the terminal untouched.
+        case .raw:
+            let (text, complete) = Self.cut(String(decoding: body, as: UTF8.self))
+            return (TerminalText.verbatim(text), complete)
         // Masked before it is laid out in rows: a secret split across two rows is still masked.
         case .hex:
             let masked = redactor.redact(bytes: body)
@@ -96,28 +99,34 @@ struct ResponseRenderer {
         case .json:
             do {
                 let (text, complete) = try JSONFormatter.formatted(body, as: palette.json, limit: limit)
-                return (text, complete)
+                return (TerminalText.adopting(text), complete)
             } catch {
                 let text = BodyText.decode(body, contentType: contentType) ?? ""
                 return Self.cut(palette.red("body is not JSON: \(error.summary)") + "\n" + text)
             }
         case .text:
-            return Self.cut(BodyText.decode(body, contentType: contentType) ?? String(decoding: body, as: UTF8.self))
+            return Self.cut(
+                Self.lines(BodyText.decode(body, contentType: contentType) ?? String(decoding: body, as: UTF8.self)))
         case .auto:
             if MediaType.isJSON(contentType) || (contentType == nil && BodyText.startsLikeJSON(body)) {
                 if let (text, complete) = try? JSONFormatter.formatted(
                     body, as: palette.json, options: .lenient, limit: limit)
                 {
-                    return (text, complete)
+                    return (TerminalText.adopting(text), complete)
                 }
             }
             if let text = BodyText.decode(body, contentType: contentType),
                 BodyText.isTextual(contentType) || BodyText.looksLikeText(text)
             {
-                return Self.cut(text)
+                return Self.cut(Self.lines(text))
             }
             return (binarySummary(body, contentType: contentType), true)
         }
+    }
+
+    /// Text with CRLF line ends as LF: a CR left over would show as the control character it is.
+    static func lines(_ text: String) -> String {
+        text.utf8.contains(0x0D) ? text.replacingOccurrences(of: "\r\n", with: "\n") : text
     }
 
     /// `text` cut at the display limit, at a line break where there is one.

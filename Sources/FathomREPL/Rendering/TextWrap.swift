@@ -35,15 +35,24 @@ enum TextWrap {
         }.joined(separator: "\n")
     }
 
-    /// Columns a text takes: its characters, less ANSI escape sequences.
+    /// Columns a text takes: its characters, less ANSI escape sequences (and the palette's
+    /// escapes as they stand before ``TerminalText/finish(_:)``).
     static func visibleWidth<S: StringProtocol>(_ text: S) -> Int {
         var width = 0
         var inEscape = false
+        var inToken = false
         for character in text {
-            if inEscape {
+            if inToken {
+                if character == "\u{E001}" {
+                    inToken = false
+                    inEscape = true
+                }
+            } else if inEscape {
                 if character.isLetter { inEscape = false }
             } else if character == "\u{1B}" {
                 inEscape = true
+            } else if character == "\u{E000}" {
+                inToken = true
             } else {
                 width += 1
             }

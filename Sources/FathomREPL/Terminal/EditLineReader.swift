@@ -98,7 +98,8 @@ final class EditLineReader: LineReader, @unchecked Sendable {
             fathom_history_enter(history, entry)
         case .read(let text, let continuation):
             free(prompt)
-            prompt = strdup(Self.escapingANSI(text))
+            // The path in the prompt was typed or pasted: finished like every rendered text.
+            prompt = strdup(Self.escapingANSI(TerminalText.finish(text)))
             interrupted = false
             var count: Int32 = 0
             let line = el_gets(editLine, &count)
@@ -153,7 +154,8 @@ final class EditLineReader: LineReader, @unchecked Sendable {
             if (index + 1) % perRow == 0 { listing += "\n" }
         }
         if !listing.hasSuffix("\n") { listing += "\n" }
-        StandardStreams.write(listing, to: STDOUT_FILENO)
+        // Candidates include paths harvested from responses: outside text.
+        StandardStreams.write(TerminalText.visible(listing), to: STDOUT_FILENO)
         return UInt8(CC_REDISPLAY)
     }
 

@@ -28,7 +28,9 @@ final class SlowLineNotice: Sendable {
                     state.shown.withLock { shown in
                         // Checked under the lock: once `finish` has wiped it, the notice stays off.
                         guard !Task.isCancelled else { return }
-                        console.writeError("\r\u{1B}[K" + palette.dim("\(elapsed.shortDescription) — Ctrl-C cancels"))
+                        console.writeError(
+                            "\r\u{1B}[K"
+                                + TerminalText.finish(palette.dim("\(elapsed.shortDescription) — Ctrl-C cancels")))
                         shown = true
                     }
                     try await Task.sleep(for: .milliseconds(200))

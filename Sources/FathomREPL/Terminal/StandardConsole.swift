@@ -97,7 +97,7 @@ public final class StandardConsole: Console {
     }
 
     private static func readWithoutEcho(prompt: String) -> String? {
-        StandardStreams.write(prompt, to: STDERR_FILENO)
+        StandardStreams.write(TerminalText.finish(prompt), to: STDERR_FILENO)
         var saved = termios()
         let hasTerminal = tcgetattr(STDIN_FILENO, &saved) == 0
         if hasTerminal {
