@@ -131,8 +131,9 @@ struct YAMLConverter {
         return coreValue(text) ?? .string(text)
     }
 
-    /// A plain scalar by YAML 1.2's core schema; `nil` for a string. Numbers become JSON number
-    /// text, exactly (an integer past 64 bits stays as written).
+    /// A plain scalar by YAML 1.2's core schema, or `nil` for a string.
+    ///
+    /// Numbers become JSON number text, exactly (an integer past 64 bits stays as written).
     static func coreValue(_ text: String) -> JSON? {
         switch text {
         case "", "~", "null", "Null", "NULL": return .null
@@ -155,8 +156,10 @@ struct YAMLConverter {
         return decimal(bytes)
     }
 
-    /// `[-+]? ( \. [0-9]+ | [0-9]+ ( \. [0-9]* )? ) ( [eE] [-+]? [0-9]+ )?` as JSON number text:
-    /// no `+`, no leading zeros, a digit on each side of the point. `.inf` and `.nan` are not
+    /// A core-schema decimal as JSON number text.
+    ///
+    /// `[-+]? ( \. [0-9]+ | [0-9]+ ( \. [0-9]* )? ) ( [eE] [-+]? [0-9]+ )?`, written without `+`,
+    /// without leading zeros, with a digit on each side of the point. `.inf` and `.nan` are not
     /// JSON numbers: they stay strings.
     static func decimal(_ bytes: [UInt8]) -> JSON? {
         func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
