@@ -1,7 +1,7 @@
 # The two commands a newcomer needs are `make run` and `make test`; the rest serve development.
 SWIFT ?= swift
 
-.PHONY: run test deps lint format bench-client bench-json bench-repl bench-replay bench-soak bench-import bench-openapi fuzz clean help
+.PHONY: run test deps lint format bench-client bench-json bench-repl bench-replay bench-soak bench-import bench-openapi bench-hostile fuzz clean help
 
 help:
 	@echo "make run           build in release mode and start Fathom against its demo API"
@@ -14,6 +14,7 @@ help:
 	@echo "make bench-soak    10,000 requests at one prompt (a pty) over a 10,000-line history: time and memory per 1,000"
 	@echo "make bench-import  fathom import of a generated 50 MB HAR: time and peak memory"
 	@echo "make bench-openapi Twilio's description: load (JSON, YAML), completion, validation of a 1 MB response"
+	@echo "make bench-hostile hostile input timed and weighed: huge imports, an alias bomb, 2 GiB uploads"
 	@echo "make fuzz          libFuzzer on every parser (JSON, JSONPath, commands, session files, OpenAPI, JSON Schema), FUZZ_SECONDS each"
 
 deps:
@@ -55,6 +56,9 @@ bench-import: deps
 bench-openapi: deps
 	$(SWIFT) build -c release --product fathom-openapi-bench
 	.build/release/fathom-openapi-bench Tests/Corpora/openapi
+
+bench-hostile: deps
+	Benchmarks/hostile.sh
 
 bench-soak: deps
 	$(SWIFT) build -c release --static-swift-stdlib --product fathom

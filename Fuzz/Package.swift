@@ -29,6 +29,12 @@ let package = Package(
             name: "fuzz-schema", dependencies: ["FuzzDriver", .product(name: "FathomOpenAPI", package: "main")],
             path: "Sources/fuzz-schema"),
         .executableTarget(
+            name: "fuzz-import", dependencies: ["FuzzDriver", .product(name: "FathomREPL", package: "main")],
+            path: "Sources/fuzz-import"),
+        .executableTarget(
+            name: "fuzz-yaml", dependencies: ["FuzzDriver", .product(name: "FathomOpenAPI", package: "main")],
+            path: "Sources/fuzz-yaml"),
+        .executableTarget(
             name: "fuzz-openapi", dependencies: ["FuzzDriver", .product(name: "FathomOpenAPI", package: "main")],
             path: "Sources/fuzz-openapi"),
     ]

@@ -2,6 +2,7 @@
 # `make fuzz`: builds the fuzz targets in Fuzz/ with libFuzzer and AddressSanitizer, then runs
 # each for FUZZ_SECONDS (120 by default), seeded from the test corpora and Sessions/.
 #   FUZZ_SECONDS=600 scripts/fuzz.sh [TARGET…]     targets: json jsonpath command line session schema openapi
+#                                                  import yaml
 # A crash leaves its input in .build-fuzz/crashes/TARGET/ (replay it with the target's binary and
 # the file) and makes the run fail; turn it into a regression test before fixing it.
 set -euo pipefail
@@ -9,7 +10,7 @@ cd "$(dirname "$0")/.."
 
 seconds=${FUZZ_SECONDS:-120}
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(json jsonpath command line session schema openapi)
+[[ ${#targets[@]} -gt 0 ]] || targets=(json jsonpath command line session schema openapi import yaml)
 out=$PWD/.build-fuzz
 
 # SwiftPM links an executable's entry under another name; libFuzzer brings its own `main`, and
@@ -18,8 +19,9 @@ out=$PWD/.build-fuzz
     -Xlinker --allow-multiple-definition 2>&1 | grep -v "Cannot export local symbol" | tail -1)
 
 seeds=$out/seeds
-rm -rf "$seeds" && mkdir -p "$seeds"/{json,jsonpath,command,line,session,schema,openapi}
+rm -rf "$seeds" && mkdir -p "$seeds"/{json,jsonpath,command,line,session,schema,openapi,import,yaml}
 cp Tests/Corpora/openapi/oai-examples/v3.*/*.{json,yaml} Tests/Corpora/openapi/swagger-petstore-v3/openapi.yaml "$seeds/openapi/" 2>/dev/null || true
+cp Tests/Corpora/openapi/oai-examples/v3.*/*.yaml Tests/Corpora/openapi/swagger-petstore-v3/openapi.yaml "$seeds/yaml/" 2>/dev/null || true
 cp Tests/Corpora/jsontestsuite/*.json "$seeds/json/"
 python3 - "$seeds" <<'PY'
 import glob, json, os, sys
@@ -48,6 +50,19 @@ for name in glob.glob("Tests/Corpora/json-schema-test-suite/tests/*/*.json"):
             count += 1
 for name in glob.glob("Sessions/*.fathom"):
     open(f"{seeds}/session/{os.path.basename(name)}", "w").write(open(name, encoding="utf-8").read())
+# Imports: the first byte picks the format (0 curl, 1 HAR, 2 Postman), as fuzz-import reads it.
+count = 0
+for name in glob.glob("Tests/Corpora/curlconverter/**/*.sh", recursive=True)[:400]:
+    open(f"{seeds}/import/curl{count:04}", "wb").write(b"\x00" + open(name, "rb").read()[:4000])
+    count += 1
+for name in glob.glob("Tests/Corpora/har/**/*.har", recursive=True):
+    open(f"{seeds}/import/har{count:04}", "wb").write(b"\x01" + open(name, "rb").read()[:4000])
+    count += 1
+for name in glob.glob("Tests/Corpora/postman/**/*.json", recursive=True):
+    open(f"{seeds}/import/postman{count:04}", "wb").write(b"\x02" + open(name, "rb").read()[:4000])
+    count += 1
+# A small alias bomb: the fuzzer grows it.
+open(f"{seeds}/yaml/bomb.yaml", "w").write("a: &a [x, x]\nb: &b [*a, *a]\nc: &c [*b, *b]\nd: [*c, *c]\n")
 PY
 
 # Leaks LeakSanitizer cannot see through (see the file); real leaks are still reported.
@@ -57,7 +72,9 @@ failed=0
 for target in "${targets[@]}"; do
     mkdir -p "$out/corpus/$target" "$out/crashes/$target"
     echo "== fuzz-$target for ${seconds} s ($(ls "$seeds/$target" | wc -l) seeds)"
-    if "$out/debug/fuzz-$target" -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+    dict=()
+    [[ -f Fuzz/dictionaries/$target.dict ]] && dict=(-dict="$PWD/Fuzz/dictionaries/$target.dict")
+    if "$out/debug/fuzz-$target" -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 "${dict[@]}" \
         -artifact_prefix="$out/crashes/$target/" -print_final_stats=1 \
         "$out/corpus/$target" "$seeds/$target" >"$out/fuzz-$target.log" 2>&1; then
         grep -E "stat::number_of_executed_units|stat::new_units_added" "$out/fuzz-$target.log" | tr '\n' ' '

@@ -1,3 +1,4 @@
+import CZlib
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -293,6 +294,21 @@ public enum DemoAPI {
             router.on("/echo/**", method: method, use: echo)
         }
 
+        // An upload of any size, read as it arrives and never held: its length and CRC-32.
+        let upload: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
+            var count = 0
+            var crc = crc32(0, nil, 0)
+            for try await buffer in request.body {
+                buffer.withUnsafeReadableBytes { bytes in
+                    crc = crc32(crc, bytes.bindMemory(to: UInt8.self).baseAddress, uInt(bytes.count))
+                }
+                count += buffer.readableBytes
+            }
+            return DemoResponse.json(["bytes": count, "crc32": String(format: "%08x", UInt32(crc))])
+        }
+        router.put("/upload", use: upload)
+        router.post("/upload", use: upload)
+
         router.get("/slow") { request, _ -> Response in
             let ms = min(60_000, max(0, request.uri.queryParameters["ms"].flatMap { Int($0) } ?? 1000))
             try await Task.sleep(for: .milliseconds(ms))
@@ -352,8 +368,13 @@ struct AccessLogMiddleware: RouterMiddleware {
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         var request = request
-        let body = try await request.collectBody(upTo: 1 << 20)
         var line = "\(request.method) \(request.uri)"
+        // A large body is not held to be logged: its length is.
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > 1 << 20 {
+            log(line + " (\(length) bytes)")
+            return try await next(request, context)
+        }
+        let body = try await request.collectBody(upTo: 1 << 20)
         if body.readableBytes > 0 {
             let text = String(buffer: body)
             line += text.utf8.count <= 200 && !text.contains("\n") ? " \(text)" : " (\(body.readableBytes) bytes)"

@@ -145,6 +145,10 @@ public enum DemoOpenAPI {
               "patch": {"operationId": "echoPatch", "summary": "The request as the server received it", "tags": ["tools"], "requestBody": {"content": {"*/*": {"schema": {}}}}, "responses": {"200": {"$ref": "#/components/responses/Echo"}}},
               "delete": {"operationId": "echoDelete", "summary": "The request as the server received it", "tags": ["tools"], "responses": {"200": {"$ref": "#/components/responses/Echo"}}}
             },
+            "/upload": {
+              "put": {"operationId": "upload", "summary": "Reads an upload of any size as it arrives: its length and CRC-32", "tags": ["tools"], "requestBody": {"content": {"*/*": {"schema": {}}}}, "responses": {"200": {"$ref": "#/components/responses/Upload"}}},
+              "post": {"operationId": "uploadPost", "summary": "Reads an upload of any size as it arrives: its length and CRC-32", "tags": ["tools"], "requestBody": {"content": {"*/*": {"schema": {}}}}, "responses": {"200": {"$ref": "#/components/responses/Upload"}}}
+            },
             "/slow": {
               "get": {
                 "operationId": "slow", "summary": "Answers after a delay", "tags": ["tools"],
@@ -192,7 +196,8 @@ public enum DemoOpenAPI {
               "Problem": {"description": "An RFC 9457 problem", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
               "OAuthError": {"description": "An OAuth2 error", "content": {"application/json": {"schema": {
                 "type": "object", "required": ["error"], "properties": {"error": {"type": "string"}, "error_description": {"type": "string"}}}}}},
-              "Echo": {"description": "The request as the server received it", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Echo"}}}}
+              "Echo": {"description": "The request as the server received it", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Echo"}}}},
+              "Upload": {"description": "What arrived", "content": {"application/json": {"schema": {"type": "object", "required": ["bytes", "crc32"], "properties": {"bytes": {"type": "integer"}, "crc32": {"type": "string", "pattern": "^[0-9a-f]{8}$"}}}}}}
             },
             "schemas": {
               "User": {

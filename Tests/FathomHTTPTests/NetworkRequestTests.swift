@@ -126,6 +126,51 @@ import Testing
         }
     }
 
+    /// A form's file part streams: the body holds the text and names the file, and its chunks
+    /// are what `encoded()` would hold whole.
+    @Test func aMultipartFileStreams() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("fathom-\(UUID()).bin").path
+        let bytes = Data((0..<200_000).map { UInt8($0 % 251) })
+        try bytes.write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let form = MultipartForm(boundary: "XyZ").field("title", "Holiday")
+            .file("photo", path: path, filename: "p.bin", contentType: "application/octet-stream")
+        let prepared = try NetworkRequest.post("/upload").body(multipart: form).prepared(baseURL: base)
+        guard case .pieces(let pieces, let length)? = prepared.body else {
+            Issue.record("expected a streamed body, got \(String(describing: prepared.body))")
+            return
+        }
+        #expect(pieces.count == 3)
+        #expect(pieces.contains(.file(path: path, length: bytes.count, dropsLineBreaks: false)))
+        var streamed = Data()
+        for try await chunk in prepared.body!.chunks {
+            #expect(chunk.count <= 64 * 1024)
+            streamed.append(chunk)
+        }
+        #expect(streamed == (try form.encoded()))
+        #expect(streamed.count == length)
+    }
+
+    /// curl's `-d a=1 -d @file`: pieces joined, the file's line breaks dropped as it streams,
+    /// its length counted before it goes.
+    @Test func aSequenceBodyDropsAFilesLineBreaksAsItStreams() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("fathom-\(UUID()).txt").path
+        try Data("b=2\r\nc=3\n".utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let request = NetworkRequest.post("/form").body(
+            sequence: [.bytes(Data("a=1&".utf8)), .file(path: path, dropsLineBreaks: true), .bytes(Data("&d".utf8))],
+            contentType: "application/x-www-form-urlencoded")
+        let prepared = try request.prepared(baseURL: base)
+        #expect(prepared.body?.length == 12)
+        var streamed = Data()
+        for try await chunk in prepared.body!.chunks { streamed.append(chunk) }
+        #expect(String(decoding: streamed, as: UTF8.self) == "a=1&b=2c=3&d")
+        #expect(try prepared.body!.data() == streamed)
+        var digested = Data()
+        try prepared.body!.forEachChunk { digested.append($0) }
+        #expect(digested == streamed)
+    }
+
     @Test func headerInjectionIsRefused() {
         #expect(throws: NetworkError.self) {
             try NetworkRequest.get("/").header("X-Evil", "a\r\nInjected: 1").prepared(baseURL: base)

@@ -77,3 +77,22 @@ import Testing
         #expect(ContinuousClock.now - started < .seconds(1))
     }
 }
+
+/// A description's documents are read from regular files, within a size.
+@Suite struct DescriptionFileTests {
+    @Test func aDocumentPastTheLimitOrNotAFileIsOneLine() throws {
+        let path = NSTemporaryDirectory() + "fathom-big-\(UUID().uuidString).yaml"
+        FileManager.default.createFile(atPath: path, contents: nil)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.truncate(atOffset: UInt64(DescriptionFile.maxBytes + 1))  // sparse
+        try handle.close()
+        #expect {
+            try DescriptionFile.read(path)
+        } throws: { error in
+            "\(error)" == "67108865 bytes, more than the 64 MiB a description's document may hold"
+        }
+        #expect { try DescriptionFile.read("/dev/zero") } throws: { "\($0)" == "not a regular file" }
+        #expect { try DescriptionFile.read("/nonexistent.yaml") } throws: { "\($0)" == "no such file" }
+    }
+}

@@ -42,10 +42,12 @@ public struct RequestSigner: Interceptor {
     /// Adds the date and signature headers to `request`.
     public func sign(_ request: inout PreparedRequest) throws(NetworkError) {
         let date = Self.timestamp(now())
-        let bodyData = try request.body?.data() ?? Data()
+        // Hashed as it is read: a body streamed from a large file is never held whole.
+        var hasher = SHA256()
+        try request.body?.forEachChunk { hasher.update(data: $0) }
         let text = Self.stringToSign(
             method: request.method.rawValue, pathAndQuery: request.url.pathAndQuery, date: date,
-            bodySHA256: Self.hexSHA256(bodyData))
+            bodySHA256: Self.hex(hasher.finalize()))
         let mac = HMAC<SHA256>.authenticationCode(for: Data(text.utf8), using: SymmetricKey(data: secret))
         request.headers.replace(Self.dateHeader, with: date)
         request.headers.replace(
@@ -59,7 +61,11 @@ public struct RequestSigner: Interceptor {
     }
 
     static func hexSHA256(_ data: Data) -> String {
-        SHA256.hash(data: data).map { byte in
+        hex(SHA256.hash(data: data))
+    }
+
+    static func hex(_ digest: SHA256.Digest) -> String {
+        digest.map { byte in
             let hex = String(byte, radix: 16)
             return byte < 16 ? "0" + hex : hex
         }.joined()

@@ -24,6 +24,15 @@ struct WireLog {
             switch body {
             case .bytes(let data): metadata["body"] = .string(text(data))
             case .file(let path, let length): metadata["body"] = .string("<file \(path), \(length) bytes>")
+            case .pieces(let pieces, _):
+                // The text of the form as it goes; each file by its name and size, never read here.
+                metadata["body"] = .string(
+                    pieces.map { piece in
+                        switch piece {
+                        case .bytes(let data): text(data)
+                        case .file(let path, let length, _): "<file \(path), \(length) bytes>"
+                        }
+                    }.joined())
             }
         }
         logger.info("request", metadata: metadata)

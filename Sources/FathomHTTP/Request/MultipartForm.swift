@@ -51,7 +51,53 @@ public struct MultipartForm: Hashable, Sendable {
     /// The `Content-Type` header value, with the boundary.
     public var contentType: String { "multipart/form-data; boundary=\(boundary)" }
 
-    /// The encoded body.
+    /// The body ready to stream: its text in memory, each file read only as it is sent, so a
+    /// form with a file of any size takes no more memory than its text.
+    ///
+    /// - Throws: ``NetworkError/file(path:reason:)`` when a file part cannot be sent.
+    public func prepared() throws(NetworkError) -> PreparedBody {
+        var pieces: [BodyPiece] = []
+        var text = Data()
+        var length = 0
+        func append(_ string: String) { text.append(contentsOf: Array(string.utf8)) }
+        func flush() {
+            guard !text.isEmpty else { return }
+            pieces.append(.bytes(text))
+            length += text.count
+            text = Data()
+        }
+        for part in parts {
+            append("--\(boundary)\r\n")
+            switch part {
+            case .field(let name, let value):
+                append("Content-Disposition: form-data; name=\"\(Self.quoted(name))\"\r\n\r\n")
+                append(value)
+            case .data(let name, let filename, let contentType, let data):
+                append(
+                    "Content-Disposition: form-data; name=\"\(Self.quoted(name))\"; filename=\"\(Self.quoted(filename))\"\r\n"
+                )
+                append("Content-Type: \(contentType)\r\n\r\n")
+                text.append(data)
+            case .file(let name, let path, let filename, let contentType):
+                let size = try FileBody.length(path)
+                let filename = filename ?? (path as NSString).lastPathComponent
+                append(
+                    "Content-Disposition: form-data; name=\"\(Self.quoted(name))\"; filename=\"\(Self.quoted(filename))\"\r\n"
+                )
+                append("Content-Type: \(contentType ?? MediaType.guess(forPath: path))\r\n\r\n")
+                flush()
+                pieces.append(.file(path: path, length: size, dropsLineBreaks: false))
+                length += size
+            }
+            append("\r\n")
+        }
+        append("--\(boundary)--\r\n")
+        flush()
+        if pieces.count == 1, case .bytes(let data) = pieces[0] { return .bytes(data) }
+        return .pieces(pieces, length: length)
+    }
+
+    /// The encoded body, files read whole.
     ///
     /// - Throws: ``NetworkError/file(path:reason:)`` when a file part cannot be read.
     public func encoded() throws(NetworkError) -> Data {

@@ -64,6 +64,14 @@ extension NetworkRequest {
         return copy
     }
 
+    /// Sends `sources` one after another, files streamed from disk as they go (what curl sends
+    /// for `-d a=1 -d @file`).
+    public func body(sequence sources: [BodySource], contentType: String? = nil) -> NetworkRequest {
+        var copy = self
+        copy.body = .sequence(sources, contentType: contentType)
+        return copy
+    }
+
     /// Removes the body.
     public func noBody() -> NetworkRequest {
         var copy = self

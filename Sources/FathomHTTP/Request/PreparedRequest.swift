@@ -132,10 +132,25 @@ extension NetworkRequest {
             }.joined(separator: "&")
             return (.bytes(Data(text.utf8)), MediaType.form)
         case .multipart(let form):
-            return (.bytes(try form.encoded()), form.contentType)
+            return (try form.prepared(), form.contentType)
         case .file(let path, let contentType):
             let length = try FileBody.length(path)
             return (.file(path: path, length: length), contentType ?? MediaType.guess(forPath: path))
+        case .sequence(let sources, let contentType):
+            var pieces: [BodyPiece] = []
+            var length = 0
+            for source in sources {
+                switch source {
+                case .bytes(let data):
+                    pieces.append(.bytes(data))
+                    length += data.count
+                case .file(let path, let dropsLineBreaks):
+                    let size = try FileBody.length(path, dropsLineBreaks: dropsLineBreaks)
+                    pieces.append(.file(path: path, length: size, dropsLineBreaks: dropsLineBreaks))
+                    length += size
+                }
+            }
+            return (.pieces(pieces, length: length), contentType)
         }
     }
 }

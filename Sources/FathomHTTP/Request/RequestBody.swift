@@ -14,38 +14,125 @@ public enum RequestBody: Hashable, Sendable {
     case multipart(MultipartForm)
     /// A file streamed from disk when the request is sent.
     case file(path: String, contentType: String?)
+    /// Bytes and files one after another, streamed when the request is sent: what curl sends
+    /// for `-d a=1 -d @file` (files with their line breaks left out).
+    case sequence([BodySource], contentType: String?)
 }
 
-/// A body ready for the wire: bytes in memory, or a file to stream.
-public enum PreparedBody: Hashable, Sendable {
+/// A part of a ``RequestBody/sequence(_:contentType:)`` body.
+public enum BodySource: Hashable, Sendable {
+    /// Bytes in memory.
     case bytes(Data)
+    /// A file's bytes, read as they are sent; with `dropsLineBreaks`, without its CR and LF bytes
+    /// (curl's `-d @file`).
+    case file(path: String, dropsLineBreaks: Bool = false)
+}
+
+/// A body ready for the wire: bytes in memory, a file to stream, or pieces of both.
+public enum PreparedBody: Hashable, Sendable {
+    /// Bytes in memory.
+    case bytes(Data)
+    /// A file streamed from disk, `length` bytes long.
     case file(path: String, length: Int)
+    /// Bytes and files streamed one after another (a multipart form with files, curl's
+    /// `-d a=1 -d @file`); `length` is the total.
+    case pieces([BodyPiece], length: Int)
 
     /// The length in bytes.
     public var length: Int {
         switch self {
         case .bytes(let data): data.count
         case .file(_, let length): length
+        case .pieces(_, let length): length
         }
     }
 
-    /// The body in memory; a file body is read whole.
+    /// The body in memory, files read whole.
+    ///
+    /// For what needs every byte at once (a test); the transport streams instead, and a signature
+    /// digests ``forEachChunk(_:)``.
     public func data() throws(NetworkError) -> Data {
         switch self {
-        case .bytes(let data): data
-        case .file(let path, _): try FileBody.readAll(path)
+        case .bytes(let data): return data
+        case .file(let path, _): return try FileBody.readAll(path)
+        case .pieces(let pieces, _):
+            var data = Data()
+            for piece in pieces {
+                switch piece {
+                case .bytes(let bytes): data.append(bytes)
+                case .file(let path, _, let dropsLineBreaks):
+                    let contents = try FileBody.readAll(path)
+                    data.append(dropsLineBreaks ? Data(contents.filter { $0 != 0x0A && $0 != 0x0D }) : contents)
+                }
+            }
+            return data
+        }
+    }
+
+    /// Calls `body` with each chunk of at most 64 KiB, in order, reading files as it goes: a
+    /// digest of any size in flat memory.
+    ///
+    /// - Throws: ``NetworkError/file(path:reason:)`` when a file cannot be read.
+    public func forEachChunk(_ body: (Data) -> Void) throws(NetworkError) {
+        for piece in chunks.pieces {
+            switch piece {
+            case .bytes(let data): body(data)
+            case .file(let path, _, let dropsLineBreaks):
+                guard let handle = FileHandle(forReadingAtPath: path) else {
+                    throw .file(path: path, reason: "cannot open")
+                }
+                defer { try? handle.close() }
+                while let chunk = try? handle.read(upToCount: 64 * 1024), !chunk.isEmpty {
+                    body(dropsLineBreaks ? Data(chunk.filter { $0 != 0x0A && $0 != 0x0D }) : chunk)
+                }
+            }
+        }
+    }
+
+    /// The body as chunks of at most 64 KiB, read as they are asked for: memory stays flat
+    /// whatever the size of its files.
+    public var chunks: FileBody.Pieces {
+        switch self {
+        case .bytes(let data): FileBody.Pieces(pieces: [.bytes(data)])
+        case .file(let path, let length):
+            FileBody.Pieces(pieces: [.file(path: path, length: length, dropsLineBreaks: false)])
+        case .pieces(let pieces, _): FileBody.Pieces(pieces: pieces)
         }
     }
 }
 
+/// A piece of a ``PreparedBody/pieces(_:length:)`` body, its length known.
+public enum BodyPiece: Hashable, Sendable {
+    /// Bytes in memory.
+    case bytes(Data)
+    /// A file's bytes (without CR and LF when `dropsLineBreaks`), `length` bytes as sent.
+    case file(path: String, length: Int, dropsLineBreaks: Bool)
+}
+
 /// Reading request bodies from disk.
-enum FileBody {
+public enum FileBody {
     static func readAll(_ path: String) throws(NetworkError) -> Data {
         do {
             return try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
             throw .file(path: path, reason: reason(for: path))
         }
+    }
+
+    /// The length of the file at `path` as sent: its size, or, with `dropsLineBreaks`, the bytes
+    /// that are not CR or LF (counted by reading it once, in chunks).
+    static func length(_ path: String, dropsLineBreaks: Bool) throws(NetworkError) -> Int {
+        let size = try length(path)
+        guard dropsLineBreaks else { return size }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw .file(path: path, reason: "permission denied")
+        }
+        defer { try? handle.close() }
+        var count = 0
+        while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            count += chunk.reduce(0) { $0 + ($1 == 0x0A || $1 == 0x0D ? 0 : 1) }
+        }
+        return count
     }
 
     static func length(_ path: String) throws(NetworkError) -> Int {
@@ -70,39 +157,51 @@ enum FileBody {
         return "permission denied"
     }
 
-    /// The file's bytes in chunks, read as the transport asks for them.
-    struct Chunks: AsyncSequence, Sendable {
-        typealias Element = Data
-        let path: String
-        var chunkSize = 64 * 1024
+    /// A body's pieces as chunks of at most 64 KiB, files read as the transport asks for them.
+    public struct Pieces: AsyncSequence, Sendable {
+        /// A chunk of the body.
+        public typealias Element = Data
+        let pieces: [BodyPiece]
 
-        struct AsyncIterator: AsyncIteratorProtocol {
-            let path: String
-            let chunkSize: Int
+        /// Reads the pieces in order.
+        public struct AsyncIterator: AsyncIteratorProtocol {
+            var pieces: ArraySlice<BodyPiece>
             var handle: FileHandle?
-            var finished = false
+            var dropsLineBreaks = false
 
-            mutating func next() async throws -> Data? {
-                if finished { return nil }
-                if handle == nil {
-                    guard let opened = FileHandle(forReadingAtPath: path) else {
-                        throw NetworkError.file(path: path, reason: "cannot open")
+            /// The next chunk, or `nil` after the last piece.
+            public mutating func next() async throws -> Data? {
+                while true {
+                    try Task.checkCancellation()
+                    if let handle {
+                        let data = try handle.read(upToCount: 64 * 1024) ?? Data()
+                        if !data.isEmpty {
+                            guard dropsLineBreaks else { return data }
+                            let kept = Data(data.filter { $0 != 0x0A && $0 != 0x0D })
+                            if !kept.isEmpty { return kept }
+                            continue
+                        }
+                        try? handle.close()
+                        self.handle = nil
                     }
-                    handle = opened
+                    guard let piece = pieces.popFirst() else { return nil }
+                    switch piece {
+                    case .bytes(let data):
+                        if !data.isEmpty { return data }
+                    case .file(let path, _, let drops):
+                        guard let opened = FileHandle(forReadingAtPath: path) else {
+                            throw NetworkError.file(path: path, reason: "cannot open")
+                        }
+                        handle = opened
+                        dropsLineBreaks = drops
+                    }
                 }
-                try Task.checkCancellation()
-                let data = try handle?.read(upToCount: chunkSize) ?? Data()
-                if data.isEmpty {
-                    finished = true
-                    try? handle?.close()
-                    return nil
-                }
-                return data
             }
         }
 
-        func makeAsyncIterator() -> AsyncIterator {
-            AsyncIterator(path: path, chunkSize: chunkSize)
+        /// An iterator from the first piece.
+        public func makeAsyncIterator() -> AsyncIterator {
+            AsyncIterator(pieces: pieces[...])
         }
     }
 }

@@ -243,8 +243,9 @@ public final class AsyncHTTPClientTransport: Transport {
             break
         case .bytes(let data):
             result.body = .bytes(ByteBuffer(bytes: data))
-        case .file(let path, let length):
-            result.body = .stream(FileBuffers(path: path), length: .known(Int64(length)))
+        case .file, .pieces:
+            let body = request.body!
+            result.body = .stream(Buffers(chunks: body.chunks), length: .known(Int64(body.length)))
         }
         return result
     }
@@ -292,20 +293,20 @@ public final class AsyncHTTPClientTransport: Transport {
         } catch {}
     }
 
-    /// A file's bytes as `ByteBuffer`s for a streamed request body.
-    private struct FileBuffers: AsyncSequence, Sendable {
+    /// A streamed body's chunks as `ByteBuffer`s.
+    private struct Buffers: AsyncSequence, Sendable {
         typealias Element = ByteBuffer
-        let path: String
+        let chunks: FileBody.Pieces
 
         struct AsyncIterator: AsyncIteratorProtocol {
-            var chunks: FileBody.Chunks.AsyncIterator
+            var chunks: FileBody.Pieces.AsyncIterator
             mutating func next() async throws -> ByteBuffer? {
                 try await chunks.next().map { ByteBuffer(bytes: $0) }
             }
         }
 
         func makeAsyncIterator() -> AsyncIterator {
-            AsyncIterator(chunks: FileBody.Chunks(path: path).makeAsyncIterator())
+            AsyncIterator(chunks: chunks.makeAsyncIterator())
         }
     }
 }

@@ -109,7 +109,7 @@ public struct APIDescription: Sendable {
         } else if version.hasPrefix("3.1") || version.hasPrefix("3.2") {
             dialect = .draft2020_12
         } else {
-            throw DescriptionError("\(name): OpenAPI \(version) is not read here — Fathom reads 3.0 and 3.1")
+            throw DescriptionError("\(name): OpenAPI '\(version)' is not read here — Fathom reads 3.0 and 3.1")
         }
         if checkStructure {
             // The text as given when it is JSON; YAML is printed as JSON for OpenAPIKit's decoder,

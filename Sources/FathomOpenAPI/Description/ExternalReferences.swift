@@ -275,10 +275,7 @@ struct ExternalReferences {
     /// uses by default.
     static let readFile: Fetch = { url in
         guard url.isFileURL else { throw DescriptionError("only files are read here, not \(url.absoluteString)") }
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw DescriptionError(FileManager.default.fileExists(atPath: url.path) ? "not readable" : "no such file")
-        }
-        return data
+        return try DescriptionFile.read(url.path)
     }
 }
 

@@ -6,18 +6,21 @@ struct BodyCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "body",
         synopsis:
-            "body JSON | TEXT | @FILE | <<EOF | form k=v… | json k=v k:=raw… | multipart k=v f@path | raw TEXT|<<EOF | text WORD | example | none",
+            "body JSON | TEXT | @FILE | <<EOF | form k=v… | json k=v k:=raw… | multipart k=v f@path | data PIECE… | raw TEXT|<<EOF | text WORD | example | none",
         summary: "set the draft's body",
         details: """
             Inline JSON may span lines until its brackets balance. `body <<EOF` reads lines until one is \
             exactly `EOF`. `json` fields: `name=text` is a string, `name:=42` raw JSON. `multipart`: \
-            `name=text` fields and `name@path` files. `raw`: the text goes exactly as written — no \
+            `name=text` fields and `name@path` files. `data`: curl's `-d`: pieces joined with `&`, \
+            `@FILE` a file without its line breaks, `--binary @FILE` one as it is — read as the request \
+            is sent, never held whole. `raw`: the text goes exactly as written — no \
             {{variables}}, no JSON check, no Content-Type of its own (a curl line's body). `text WORD`: the \
             text of one quoted word (`$'a\\r\\nb'` for what a line cannot carry). `example`: the \
             draft's operation's example from the loaded description, or an instance made from its schema. \
             Without arguments, shows the body.
             """,
-        completion: .words(["form", "json", "multipart", "raw", "text", "example", "none"]), continuation: .body,
+        completion: .words(["form", "json", "multipart", "data", "raw", "text", "example", "none"]),
+        continuation: .body,
         group: .draft)
 
     /// `nil` shows the body (unless ``example``).
@@ -46,6 +49,10 @@ struct BodyCommand: SingleCommand {
         switch body {
         case .file(let path)?: [path]
         case .json(let items)?, .multipart(let items)?: items.compactMap(\.filePath)
+        case .data(let pieces)?:
+            pieces.compactMap { piece in
+                if case .file(let path, _) = piece { path } else { nil }
+            }
         default: []
         }
     }
@@ -66,6 +73,9 @@ struct BodyCommand: SingleCommand {
         case .multipart(let items):
             writer.raw("multipart")
             writer.words(items.map(\.text), literal: true)
+        case .data(let pieces):
+            writer.raw("data")
+            for word in BodySpec.words(pieces) { writer.raw(word) }
         case .text(let text):
             // As written on the line when that reads back the same text; else a heredoc.
             let inline = "body " + text
@@ -103,6 +113,14 @@ struct BodyCommand: SingleCommand {
             }.first
         case .text(let text)?, .raw(let text)?:
             return SessionWriter.jsonMemberName(holding: value, in: text).map(SecretNames.variableName)
+        case .data(let pieces)?:
+            // `password=…` in a piece names the credential.
+            return pieces.lazy.compactMap { piece -> String? in
+                guard case .text(let text) = piece, text.contains(value), let equals = text.firstIndex(of: "=") else {
+                    return nil
+                }
+                return SecretNames.variableName(String(text[..<equals]))
+            }.first
         default: return nil
         }
     }
@@ -205,6 +223,30 @@ struct BodyCommand: SingleCommand {
             return .multipart(
                 try a.words().map { word throws(CommandError) in try CommandParser.item(word, allowed: [.field, .file])
                 })
+        case "data":
+            var pieces: [BodySpec.DataPiece] = []
+            var binary: Word?
+            for word in try a.words() {
+                if !word.quoted, word.text == "--binary" {
+                    binary = word
+                    continue
+                }
+                if !word.quoted, word.text.hasPrefix("@") {
+                    let path = String(word.text.dropFirst())
+                    guard !path.isEmpty else { throw CommandError("missing file name after '@'", column: word.column) }
+                    pieces.append(.file(path, binary: binary != nil))
+                } else if let binary {
+                    throw CommandError("--binary goes before an @FILE", column: binary.column)
+                } else {
+                    pieces.append(.text(word.text))
+                }
+                binary = nil
+            }
+            if let binary { throw CommandError("--binary goes before an @FILE", column: binary.column) }
+            guard !pieces.isEmpty else {
+                throw CommandError("missing the pieces", column: a.column, hint: "e.g. body data name=ada @payload.txt")
+            }
+            return .data(pieces)
         default:
             if first.text.hasPrefix("@"), !first.quoted {
                 try a.end()

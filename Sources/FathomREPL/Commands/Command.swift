@@ -44,6 +44,12 @@ protocol Command: Sendable, Equatable {
     /// The files the command reads, as the line writes them (relative ones under the session
     /// file's folder): `replay` checks they exist before anything is sent.
     var filesRead: [String] { get }
+
+    /// Whether the command checks everything before it changes the session, and nothing it
+    /// changes can fail after: the executor then keeps no copy of the session for it, so a file
+    /// of 20,000 `header` lines costs 20,000 steps, not 20,000². `FailedLineTests` holds every
+    /// command that says so to it.
+    var changesOnlyWhenItSucceeds: Bool { get }
 }
 
 extension Command {
@@ -52,6 +58,8 @@ extension Command {
     func credentialName(for value: String) -> String? { nil }
 
     var filesRead: [String] { [] }
+
+    var changesOnlyWhenItSucceeds: Bool { false }
 
     /// `send` or a one-liner: a line that sends a request.
     var sendsRequest: Bool { logKind == .request }

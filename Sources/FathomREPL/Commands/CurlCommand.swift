@@ -70,7 +70,7 @@ struct CurlCommand: SingleCommand {
         // `{{name}}` references (a saved curl line's secrets) expand; anything else stays as written.
         let expanded = words.map { (try? executor.session.variables.expand($0)) ?? $0 }
         let invocation = try CurlInvocation.parse(expanded) { path in
-            try Data(contentsOf: URL(fileURLWithPath: executor.resolvePath(path)))
+            try CurlInvocation.readFile(executor.resolvePath(path))
         }
         var builder = Importer.Builder(taken: executor.session.variables.values)
         builder.curl(invocation)

@@ -50,7 +50,9 @@ struct DefaultCommand: SingleCommand {
         case .header(let headerEdit):
             if case .set(let name, let value) = headerEdit { executor.registerIfSecret(header: name, value: value) }
             var holder = Draft()
-            holder.headers = executor.session.apis[index].defaultHeaders
+            for header in executor.session.apis[index].defaultHeaders {
+                holder.apply(.set(name: header.name, value: header.value))
+            }
             holder.apply(headerEdit)
             executor.session.apis[index].defaultHeaders = holder.headers
         case .query(let queryEdit):

@@ -25,6 +25,9 @@ struct HeaderCommand: SingleCommand {
 
     func credentialName(for value: String) -> String? { edits.credentialName(for: value) }
 
+    /// Every edit applies: nothing to undo.
+    var changesOnlyWhenItSucceeds: Bool { true }
+
     func run(in executor: isolated Executor) async throws -> CommandResult {
         guard !edits.isEmpty else {
             let items = executor.session.draft.headers.map {

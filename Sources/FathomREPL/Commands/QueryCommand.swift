@@ -26,6 +26,9 @@ struct QueryCommand: SingleCommand {
         }.first
     }
 
+    /// A removal of an item that is not there is refused before any edit applies.
+    var changesOnlyWhenItSucceeds: Bool { true }
+
     func run(in executor: isolated Executor) async throws -> CommandResult {
         guard !edits.isEmpty else {
             let items = executor.session.draft.query.map { Listing.Item(name: $0.name, value: $0.value) }

@@ -172,20 +172,34 @@ extension Executor {
             if text.hasSuffix("\n") { text.removeLast() }
             return .json(Data(text.utf8))
         case .multipart(let items):
-            var form = MultipartForm()
+            // The parts gathered first: building the form part by part would copy it each time.
+            var parts: [MultipartForm.Part] = []
+            parts.reserveCapacity(items.count)
             for item in items {
                 switch item {
                 case .field(let name, let value):
-                    form = form.field(try variables.expand(name), try variables.expand(value))
+                    parts.append(.field(name: try variables.expand(name), value: try variables.expand(value)))
                 case .file(let name, let written):
                     let file = RequestItem.fileSpec(try variables.expand(written))
-                    form = form.file(
-                        try variables.expand(name), path: resolvePath(file.path), filename: file.filename,
-                        contentType: file.type)
+                    parts.append(
+                        .file(
+                            name: try variables.expand(name), path: resolvePath(file.path), filename: file.filename,
+                            contentType: file.type))
                 default: throw CommandError("a multipart body takes name=value fields and name@file files")
                 }
             }
-            return .multipart(form)
+            return .multipart(MultipartForm(parts: parts))
+        case .data(let pieces):
+            var sources: [BodySource] = []
+            for (index, piece) in pieces.enumerated() {
+                if index > 0 { sources.append(.bytes(Data("&".utf8))) }
+                switch piece {
+                case .text(let text): sources.append(.bytes(Data(try variables.expand(text).utf8)))
+                case .file(let template, let binary):
+                    sources.append(.file(path: resolvePath(try variables.expand(template)), dropsLineBreaks: !binary))
+                }
+            }
+            return .sequence(sources, contentType: MediaType.form)
         }
     }
 
@@ -349,6 +363,21 @@ extension BodySpec: CustomStringConvertible {
         case .form(let fields): "form " + fields.map { "\($0.name)=\($0.value)" }.joined(separator: " ")
         case .json(let items): "json " + items.map(\.text).joined(separator: " ")
         case .multipart(let items): "multipart " + items.map(\.text).joined(separator: " ")
+        case .data(let pieces): "data " + BodySpec.words(pieces).joined(separator: " ")
+        }
+    }
+
+    /// A `data` body's pieces as `body data` writes them: text (quoted when it would read as
+    /// something else), `@FILE`, `--binary @FILE`.
+    static func words(_ pieces: [DataPiece]) -> [String] {
+        pieces.flatMap { piece -> [String] in
+            switch piece {
+            case .text(let text):
+                // Quoted when it would read as a file (`@…`) or the flag (`-…`).
+                let word = Quoting.word(text, literal: true)
+                return [word == text && text.hasPrefix("@") ? "'\(text)'" : word]
+            case .file(let path, let binary): return (binary ? ["--binary"] : []) + ["@" + Quoting.word(path)]
+            }
         }
     }
 }

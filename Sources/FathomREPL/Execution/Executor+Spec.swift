@@ -55,10 +55,12 @@ extension Executor {
             location = url
         } else {
             let path = resolvePath(source)
-            guard let contents = FileManager.default.contents(atPath: path) else {
-                throw CommandError("cannot read \(path)", hint: "give a description's file or http(s) URL")
+            do {
+                data = try DescriptionFile.read(path)
+            } catch {
+                throw CommandError(
+                    "cannot read \(path): \(error.message)", hint: "give a description's file or http(s) URL")
             }
-            data = contents
             location = URL(fileURLWithPath: path)
         }
         let fetch = try await documentReader(from: location)
@@ -98,10 +100,7 @@ extension Executor {
         return { url in
             if url.isFileURL {
                 guard origin == nil else { throw DescriptionError("a description read over HTTP reads no local file") }
-                guard let contents = FileManager.default.contents(atPath: url.path) else {
-                    throw DescriptionError("no such file")
-                }
-                return contents
+                return try DescriptionFile.read(url.path)
             }
             do {
                 return try await Self.fetchDescription(

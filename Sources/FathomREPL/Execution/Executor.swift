@@ -75,6 +75,9 @@ public actor Executor {
     var externalVariables: [(name: String, value: String)] = []
     /// Whether the wire log could be written.
     let wireLogHealth = WireLogHealth()
+    /// A line run inside another changed the draft: its typed secrets are registered when the
+    /// outer line ends.
+    var draftChanged = false
     /// Origins of URLs already parsed (``origin(ofURL:)``), by URL.
     var originCache: [String: String?] = [:]
     /// The folder relative file names resolve against: the session file's whose lines run (a
@@ -118,22 +121,27 @@ public actor Executor {
     /// masked — masking is never undone. A copy rather than changes applied on success: commands
     /// change the session through many paths, and a copy restored in this one place keeps the
     /// promise for every command, present and future, at the cost of one copy-on-write value.
+    ///
+    /// The lines a line runs (an import's, a curl line's) are undone with it: their own copies
+    /// would be redundant, and would make an import of n lines cost n².
     func run(_ command: any Command, text: String, location: String?) async -> CommandResult {
-        var before = session
-        // What a failed line keeps anyway (the responses that arrived) and what a line only
-        // appends to (the log: the lines a curl line runs) stay out of the copy, so that appending
-        // to them copies nothing; the log is cut back to its length instead.
-        before.responses = ResponseHistory()
-        before.log = SessionLog()
+        let outermost = !Self.runningALine
+        var before: Session?
+        if outermost, !command.changesOnlyWhenItSucceeds {
+            // What a failed line keeps anyway (the responses that arrived) and what a line only
+            // appends to (the log: the lines a curl line runs) stay out of the copy, so that
+            // appending to them copies nothing; the log is cut back to its length instead.
+            var copy = session
+            copy.responses = ResponseHistory()
+            copy.log = SessionLog()
+            before = copy
+        }
         let lastAnswered = session.responses.lastNumber
         let logLength = session.log.lines.count
-        var result: CommandResult
-        do {
-            result = try await command.run(in: self)
-        } catch {
-            result = CommandResult(.failed, [.failure(Failure(error: error))])
+        var result = await Self.$runningALine.withValue(true) { await self.execute(command) }
+        if result.outcome == .failed, let before {
+            restore(before, lastAnswered: lastAnswered, logLength: logLength)
         }
-        if result.outcome == .failed { restore(before, lastAnswered: lastAnswered, logLength: logLength) }
         let line = text.trimmingBlanksAround
         result.outputs = result.outputs.map { output in
             switch output {
@@ -157,9 +165,12 @@ public actor Executor {
                 return output
             }
         }
-        if command.logKind == .draft, result.outcome != .failed {
-            // Before the line reaches the history file: a password typed into the draft is a secret now.
+        if command.logKind == .draft, result.outcome != .failed { draftChanged = true }
+        if outermost, draftChanged {
+            // Before the line reaches the history file: a password typed into the draft is a
+            // secret now. Once per line typed, not per line an import runs: linear in its size.
             registerTypedSecrets(in: session.draft)
+            draftChanged = false
         }
         if let failure = wireLogHealth.take() {
             // The log could not be written: it is off now, and the session goes on.
@@ -180,6 +191,17 @@ public actor Executor {
             session.log.append(command.logged(in: self), kind: kind, summary: summary, recorded: recorded)
         }
         return result
+    }
+
+    /// Whether the running task is inside a line already (an import running its lines).
+    @TaskLocal static var runningALine = false
+
+    private func execute(_ command: any Command) async -> CommandResult {
+        do {
+            return try await command.run(in: self)
+        } catch {
+            return CommandResult(.failed, [.failure(Failure(error: error))])
+        }
     }
 
     /// Puts the session back as it was before a line that failed, keeping the responses that

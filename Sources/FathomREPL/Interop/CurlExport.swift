@@ -34,9 +34,11 @@ struct CurlExport {
         // Headers curl would add by itself, removed: the request stays the one Fathom sends.
         if !names.contains(NetworkHeaders.Name.accept.canonicalName) { parts += ["-H", word("Accept:")] }
         if !names.contains(NetworkHeaders.Name.userAgent.canonicalName) { parts += ["-H", word("User-Agent:")] }
-        switch request.body {
-        case nil: break
-        case .bytes(let data):
+        var body = request.body
+        if case .pieces? = body { body = .bytes(try body!.exportedBytes()) }
+        switch body {
+        case nil, .pieces?: break
+        case .bytes(let data)?:
             if !names.contains(NetworkHeaders.Name.contentType.canonicalName) {
                 parts += ["-H", word("Content-Type:")]
             }
@@ -46,7 +48,7 @@ struct CurlExport {
             }
             let text = String(decoding: data, as: UTF8.self)
             parts += ["--data-binary", Data(text.utf8) == data ? word(text) : Quoting.word(bytes: Array(data))]
-        case .file(let path, _):
+        case .file(let path, _)?:
             if !names.contains(NetworkHeaders.Name.contentType.canonicalName) {
                 parts += ["-H", word("Content-Type:")]
             }

@@ -1,4 +1,4 @@
-import FathomHTTP
+@_spi(Fathom) import FathomHTTP
 import Foundation
 
 /// A `curl` command line read as curl reads its options, into what Fathom sends: the request,
@@ -10,6 +10,9 @@ struct CurlInvocation: Equatable, Sendable {
         case text(String)
         /// A file sent as its bytes (`--data-binary @file`, `-T file`).
         case file(String)
+        /// `-d` pieces with a file among them, joined with `&` as they are sent: the files are
+        /// named, never read here.
+        case data([BodySpec.DataPiece])
         /// `-F` parts: `name=value` fields and `name=@path` files.
         case multipart([RequestItem])
     }
@@ -88,10 +91,39 @@ struct CurlInvocation: Equatable, Sendable {
 
     /// Reads `words`, the arguments after `curl`.
     ///
-    /// - Parameter read: Reads a file named in the line (`-d @file`, `-H @file`, `-b file`).
+    /// The most a curl line reads of a file into itself (`-H @file`, `-b file`,
+    /// `--data-urlencode @file`, `-F name=<file`, `-G -d @file`): these become text in the
+    /// request. A body file (`-d @`, `--data-binary @`, `-F name=@`, `-T`) is only named, and
+    /// streamed when the request is sent, whatever its size.
+    static let readLimit = 1 << 20
+
+    /// Reads a file a curl line names into itself, refusing one past ``readLimit``.
+    ///
+    /// - Throws: ``CommandError`` naming the file and the limit.
+    static func readFile(_ path: String) throws -> Data {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+        guard size <= readLimit else {
+            throw CommandError(
+                "'\(path)' is \(ByteCount.format(size)): a curl line reads at most \(ByteCount.format(readLimit)) of a file into itself",
+                hint: "send a large file as the body, with --data-binary @FILE or -T FILE: it streams")
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw CocoaError(.fileReadNoSuchFile) }
+        defer { try? handle.close() }
+        // Read to the limit and a byte past it: a device or a FIFO has no size to check first.
+        let data = try handle.read(upToCount: readLimit + 1) ?? Data()
+        guard data.count <= readLimit else {
+            throw CommandError(
+                "'\(path)' is longer than the \(ByteCount.format(readLimit)) a curl line reads of a file into itself",
+                hint: "send a large file as the body, with --data-binary @FILE or -T FILE: it streams")
+        }
+        return data
+    }
+
+    /// - Parameter read: Reads a file named in the line (`-H @file`, `-b file`,
+    ///   `--data-urlencode @file`): ``readFile(_:)`` with the path resolved.
     static func parse(_ words: [String], read: (String) throws -> Data) throws(CommandError) -> CurlInvocation {
         var curl = CurlInvocation()
-        var data: [String] = []
+        var data: [BodySpec.DataPiece] = []
         var json: [String] = []
         var form: [RequestItem] = []
         var urls: [String] = []
@@ -117,6 +149,8 @@ struct CurlInvocation: Equatable, Sendable {
             }
             do {
                 return String(decoding: try read(path), as: UTF8.self)
+            } catch let error as CommandError {
+                throw error
             } catch {
                 throw CommandError("cannot read '\(path)' named in the curl line")
             }
@@ -156,19 +190,24 @@ struct CurlInvocation: Equatable, Sendable {
                 } else {
                     curl.add(header: header)
                 }
-            case "-d", "--data", "--data-ascii":
+            case "-d", "--data", "--data-ascii", "--data-binary":
+                // A file is named, not read: it streams when the request is sent.
                 let text = try value(argument)
-                data.append(
-                    text.hasPrefix("@")
-                        ? try contents(String(text.dropFirst())).filter { $0 != "\n" && $0 != "\r" } : text)
-            case "--data-raw": data.append(try value(argument))
-            case "--data-binary":
-                let text = try value(argument)
-                data.append(text.hasPrefix("@") ? try contents(String(text.dropFirst())) : text)
-            case "--data-urlencode": data.append(try urlencoded(try value(argument), contents))
+                let path = String(text.dropFirst())
+                guard text.hasPrefix("@") else {
+                    data.append(.text(text))
+                    continue
+                }
+                guard path != "-" else {
+                    throw CommandError(
+                        "a body from standard input (@-) is not taken", hint: "use @FILE, or paste the body")
+                }
+                data.append(.file(path, binary: argument == "--data-binary"))
+            case "--data-raw": data.append(.text(try value(argument)))
+            case "--data-urlencode": data.append(.text(try urlencoded(try value(argument), contents)))
             case "--json":
                 let text = try value(argument)
-                json.append(text.hasPrefix("@") ? try contents(String(text.dropFirst())) : text)
+                json.append(text)
             case "-F", "--form", "--form-string":
                 let part = try value(argument)
                 guard let equals = part.firstIndex(of: "=") else {
@@ -254,7 +293,17 @@ struct CurlInvocation: Equatable, Sendable {
                 hint: "give one URL, or one curl line per upload")
         }
         var query = queries
-        if get { query += data }
+        if get {
+            // In the URL the data is text: its files are read (up to the limit).
+            for piece in data {
+                switch piece {
+                case .text(let text): query.append(text)
+                case .file(let path, let binary):
+                    let text = try contents(path)
+                    query.append(binary ? text : text.filter { $0 != "\n" && $0 != "\r" })
+                }
+            }
+        }
         curl.urls = urls.map { given in
             // As curl does, a URL without a scheme is http; a `{{variable}}` carries its own.
             var url = given.contains("://") || given.hasPrefix("{{") ? given : "http://" + given
@@ -266,13 +315,30 @@ struct CurlInvocation: Equatable, Sendable {
             return url
         }
         if !json.isEmpty {
-            curl.body = .text(json.joined())
+            if json.count == 1, json[0].hasPrefix("@"), json[0] != "@-" {
+                // One file: named, streamed when sent.
+                curl.body = .file(String(json[0].dropFirst()))
+            } else {
+                curl.body = .text(
+                    try json.map { part throws(CommandError) in
+                        part.hasPrefix("@") ? try contents(String(part.dropFirst())) : part
+                    }.joined())
+            }
             curl.addDefault(header: "Content-Type", "application/json")
             curl.addDefault(header: "Accept", "application/json")
         } else if !form.isEmpty {
             curl.body = .multipart(form)
         } else if !data.isEmpty, !get {
-            curl.body = .text(data.joined(separator: "&"))
+            let texts = data.compactMap { piece -> String? in
+                if case .text(let text) = piece { text } else { nil }
+            }
+            if texts.count == data.count {
+                curl.body = .text(texts.joined(separator: "&"))
+            } else if data.count == 1, case .file(let path, binary: true) = data[0] {
+                curl.body = .file(path)
+            } else {
+                curl.body = .data(data)
+            }
             curl.addDefault(header: "Content-Type", "application/x-www-form-urlencoded")
         } else if let upload {
             curl.body = .file(upload)

@@ -51,7 +51,8 @@ struct HARExport {
                         .init(key: "mimeType", value: .string(request.headers[.contentType] ?? "")),
                         .init(key: "text", value: .string(redactor.redact(body: data))),
                     ])))
-        case .file(_, let length)?:
+        case .file(_, let length)?, .pieces(_, let length)?:
+            // Streamed from files: its size, never its bytes read into the export.
             requestMembers.append(.init(key: "bodySize", value: .number(String(length))))
         case nil:
             requestMembers.append(.init(key: "bodySize", value: .number("0")))

@@ -30,9 +30,11 @@ struct HTTPieExport {
         where !names.contains(NetworkHeaders.Name(name).canonicalName) {
             parts.append(quoting.word("\(name):"))
         }
-        switch request.body {
-        case nil: break
-        case .bytes(let data):
+        var body = request.body
+        if case .pieces? = body { body = .bytes(try body!.exportedBytes()) }
+        switch body {
+        case nil, .pieces?: break
+        case .bytes(let data)?:
             if !names.contains(NetworkHeaders.Name.contentType.canonicalName) {
                 parts.append(quoting.word("Content-Type:"))
             }
@@ -41,7 +43,7 @@ struct HTTPieExport {
                     "the body is not text, which an HTTPie argument cannot carry", hint: "use `export curl`")
             }
             options += ["--raw", quoting.word(text)]
-        case .file(let path, _):
+        case .file(let path, _)?:
             throw CommandError(
                 "a body sent from a file is not exported for HTTPie (\(path))", hint: "use `export curl`")
         }

@@ -23,6 +23,8 @@ extension Importer {
         case multipart([RequestItem])
         /// A file named in the input, read when the request is sent.
         case file(String)
+        /// curl's `-d` pieces with files among them: named, read when the request is sent.
+        case data([BodySpec.DataPiece])
     }
 
     /// A Postman `auth` block as it applies to a request.
@@ -101,6 +103,8 @@ extension Importer {
                 lines.append(.command(BodyCommand(body: .multipart(items))))
             case .file(let path):
                 lines.append(.command(BodyCommand(body: .file(path))))
+            case .data(let pieces):
+                lines.append(.command(BodyCommand(body: .data(pieces))))
             }
             lines.append(.command(SendCommand()))
             if let status = request.status {
@@ -125,18 +129,38 @@ extension Importer {
                 auth = .auth(.basic(user: user.name, password: user.password.map { reference($0, named: "password") }))
             }
             if let bearer = invocation.bearer { auth = .auth(.bearer(reference(bearer, named: "token"))) }
+            var previous: [(name: String, value: String)]?
             for url in invocation.urls {
+                let headers = invocation.headers(for: url)
+                if let previous, previous.elementsEqual(headers, by: { $0.name == $1.name && $0.value == $1.value }) {
+                    // The draft as the last URL had it: only the URL changes, so a line of many
+                    // URLs writes each option once, not once per URL.
+                    resend(to: url, method: invocation.method.rawValue)
+                    continue
+                }
+                previous = headers
                 var request = Request(title: nil, method: invocation.method.rawValue, url: url)
-                request.headers = invocation.headers(for: url)
+                request.headers = headers
                 request.auth = auth
                 switch invocation.body {
                 case .none: break
                 case .text(let text): request.body = .text(text)
                 case .file(let path): request.body = .file(path)
                 case .multipart(let items): request.body = .multipart(items)
+                case .data(let pieces): request.body = .data(pieces)
                 }
                 add(request)
             }
+        }
+
+        /// The request before sent again to `url`: its `path` and `send`, the rest of the draft kept.
+        mutating func resend(to url: String, method: String) {
+            let url = credentialsInQuery(url)
+            lines.append(.blank)
+            lines.append(.comment("\(method) \(url)"))
+            lines.append(.command(PathCommand(target: url)))
+            lines.append(.command(SendCommand()))
+            requests += 1
         }
 
         /// A field's value, or a reference when its name says it holds a credential

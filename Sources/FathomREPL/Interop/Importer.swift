@@ -121,16 +121,17 @@ public enum Importer {
     }
 
     /// Reads text given whole (a paste at the prompt): `name` for the session file's header,
-    /// `place` for errors.
+    /// `place` for errors; `readFile` reads what a curl line names into itself (`-H @file`).
     static func read(
-        _ data: Data, name: String, place: String, format: Format? = nil, taken: [String: String] = [:]
+        _ data: Data, name: String, place: String, format: Format? = nil, taken: [String: String] = [:],
+        readFile: (String) throws -> Data = { try CurlInvocation.readFile(Executor.expandTilde($0)) }
     ) throws(CommandError) -> Imported {
         let data = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data
         let text = String(decoding: data, as: UTF8.self)
         var builder = Builder(taken: taken)
         let chosen = format ?? guess(text)
         switch chosen {
-        case .curl: try curl(text, file: name, into: &builder)
+        case .curl: try curl(text, file: name, into: &builder, readFile: readFile)
         case .har: try har(try json(data, path: place), file: name, into: &builder)
         case .postman: try postman(try json(data, path: place), file: name, into: &builder)
         }
@@ -163,15 +164,15 @@ public enum Importer {
 
     // MARK: - curl
 
-    private static func curl(_ text: String, file: String, into builder: inout Builder) throws(CommandError) {
+    private static func curl(
+        _ text: String, file: String, into builder: inout Builder, readFile: (String) throws -> Data
+    ) throws(CommandError) {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("#") }
         let split = try ShellWords.split(lines.joined(separator: "\n"))
         guard split.words.first == "curl" else {
             throw CommandError("\(file) does not hold a curl command", hint: "it should start with `curl`")
         }
-        let invocation = try CurlInvocation.parse(Array(split.words.dropFirst())) { path in
-            try Data(contentsOf: URL(fileURLWithPath: Executor.expandTilde(path)))
-        }
+        let invocation = try CurlInvocation.parse(Array(split.words.dropFirst()), read: readFile)
         builder.curl(invocation)
     }
 

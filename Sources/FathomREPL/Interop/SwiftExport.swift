@@ -27,7 +27,16 @@ struct SwiftExport {
                 lines.append(
                     "    .header(NetworkHeaders.Name(\(literal(field.name.rawName))), \(literal(field.value)))")
             }
-            switch request.body {
+            var body = request.body
+            if case .pieces(_, let length)? = body {
+                if let bytes = try? body!.exportedBytes() {
+                    body = .bytes(bytes)
+                } else {
+                    lines.append("    // the body: \(length) bytes streamed from files, not written here")
+                    body = nil
+                }
+            }
+            switch body {
             case .bytes(let data)?:
                 if let text = String(data: data, encoding: .utf8) {
                     lines.append("    .body(Data(\(literal(text)).utf8))")
@@ -36,7 +45,7 @@ struct SwiftExport {
                 }
             case .file(let path, _)?:
                 lines.append("    .body(file: \(literal(path)))")
-            case nil:
+            case nil, .pieces?:
                 break
             }
             let response = requests.count == 1 ? "response" : "response\(index + 1)"

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Entry points for the fuzz targets in `Fuzz/` (`make fuzz`): the parsers as a line or a file
 /// reaches them, with no session and no network. Not API: `@_spi(Fuzzing)`.
 @_spi(Fuzzing) public enum Fuzzing {
@@ -41,6 +43,30 @@
             }
             guard let again, again.isEqual(to: command) else {
                 fatalError("'\(entry)' wrote '\(line)', which parses to another command")
+            }
+        }
+    }
+
+    /// Bytes as an import: the first byte picks the format (curl, HAR, Postman), the rest is the
+    /// input, read with no file system (a curl line's `-H @file` reads nothing). Every command
+    /// the import makes writes a line that parses back to it (a trap otherwise).
+    public static func importText(_ bytes: [UInt8]) {
+        guard let first = bytes.first else { return }
+        let format = Importer.Format.allCases[Int(first) % Importer.Format.allCases.count]
+        guard
+            let imported = try? Importer.read(
+                Data(bytes.dropFirst()), name: "fuzz", place: "fuzz", format: format, readFile: { _ in Data() })
+        else { return }
+        for command in imported.commands {
+            let line = command.line
+            let again: (any Command)?
+            do {
+                again = try CommandParser.parse(line)
+            } catch {
+                fatalError("an import wrote '\(line)', which does not parse: \(error)")
+            }
+            guard let again, again.isEqual(to: command) else {
+                fatalError("an import wrote '\(line)', which parses to another command")
             }
         }
     }

@@ -56,7 +56,33 @@ struct ErrorRenderer: Sendable {
             }
             rest = inside[inside.index(after: close)...]
         }
-        return result + rest
+        return longWordsCut(result + rest)
+    }
+
+    /// The longest run without a blank an error shows whole: past it, input that reached the
+    /// message unquoted (a version, an option) is cut as quoted input is.
+    static let wordLimit = 120
+
+    /// A value from outside shown whole up to ``wordLimit`` characters, else its start and its length.
+    static func cut(_ text: String) -> String {
+        text.count > wordLimit ? text.prefix(quotedLimit) + "… (\(text.count) characters)" : text
+    }
+
+    /// `message` with each run of more than ``wordLimit`` characters without a blank cut.
+    static func longWordsCut(_ message: String) -> String {
+        guard message.utf8.count > wordLimit else { return message }
+        var result = ""
+        var word = Substring()
+        var rest = message[...]
+        while !rest.isEmpty {
+            let end = rest.firstIndex(where: { $0 == " " || $0 == "\n" }) ?? rest.endIndex
+            word = rest[..<end]
+            result += cut(String(word))
+            guard end < rest.endIndex else { break }
+            result.append(rest[end])
+            rest = rest[rest.index(after: end)...]
+        }
+        return result
     }
 
     /// A round duration well past `duration` (twice it, rounded up to whole seconds, at least

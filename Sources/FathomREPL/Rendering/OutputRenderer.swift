@@ -152,6 +152,16 @@ struct OutputRenderer: Sendable {
             text += "\n" + renderer.renderBody(data, contentType: prepared.headers[.contentType])
         case .file(let path, let length):
             text += "\n" + palette.dim("<\(path), \(ByteCount.format(length))>") + "\n"
+        case .pieces(let pieces, _):
+            // The text as it goes, each file by its name and size: read when sent, not here.
+            text += "\n"
+            for piece in pieces {
+                switch piece {
+                case .bytes(let data): text += String(decoding: data, as: UTF8.self)
+                case .file(let path, let length, _): text += palette.dim("<\(path), \(ByteCount.format(length))>")
+                }
+            }
+            text += "\n"
         case nil:
             break
         }
@@ -402,7 +412,10 @@ struct OutputRenderer: Sendable {
         let others = summary.documents
         let files =
             others == 0 ? summary.source : "\(summary.source) and \(others) document\(others == 1 ? "" : "s") it names"
-        return "\(summary.title) \(summary.version) (OpenAPI \(summary.openAPIVersion), \(files)): "
+        // A title or version the size of a book is the description's doing: shown cut.
+        let title = ErrorRenderer.cut(summary.title)
+        let version = ErrorRenderer.cut(summary.version)
+        return "\(title) \(version) (OpenAPI \(summary.openAPIVersion), \(files)): "
             + "\(summary.operations) operation\(summary.operations == 1 ? "" : "s") on \(summary.paths) path\(summary.paths == 1 ? "" : "s")"
     }
 

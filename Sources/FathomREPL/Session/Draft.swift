@@ -16,7 +16,11 @@ struct Draft: Equatable, Sendable {
     /// A path (`/users/{{id}}`) or a full URL.
     var target = "/"
     var query: [QueryPair] = []
-    var headers: [Header] = []
+    /// One per name (case-insensitively): ``apply(_:)-5yx5`` replaces a header of the same name.
+    private(set) var headers: [Header] = []
+    /// Where each header is, by canonical name: setting one is O(1), so an import of thousands
+    /// of headers stays linear.
+    private var headerIndex: [String: Int] = [:]
     var body: BodySpec = .none
     /// Credentials for this request alone (`auth draft …`), in place of its API's; `.none`
     /// sends it without any. `nil` uses the API's.
@@ -39,16 +43,21 @@ struct Draft: Equatable, Sendable {
     mutating func apply(_ edit: HeaderEdit) {
         switch edit {
         case .set(let name, let value):
-            let canonical = NetworkHeaders.Name(name)
-            if let index = headers.firstIndex(where: { NetworkHeaders.Name($0.name) == canonical }) {
+            let canonical = NetworkHeaders.Name(name).canonicalName
+            if let index = headerIndex[canonical] {
                 headers[index].value = value
-                let kept = headers[index]
-                headers.removeAll { NetworkHeaders.Name($0.name) == canonical && $0 != kept }
             } else {
+                headerIndex[canonical] = headers.count
                 headers.append(Header(name: name, value: value))
             }
         case .remove(let name):
-            headers.removeAll { NetworkHeaders.Name($0.name) == NetworkHeaders.Name(name) }
+            let canonical = NetworkHeaders.Name(name).canonicalName
+            guard headerIndex[canonical] != nil else { return }
+            headers.removeAll { NetworkHeaders.Name($0.name).canonicalName == canonical }
+            headerIndex = [:]
+            for (index, header) in headers.enumerated() {
+                headerIndex[NetworkHeaders.Name(header.name).canonicalName] = index
+            }
         }
     }
 

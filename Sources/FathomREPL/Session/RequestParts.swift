@@ -26,6 +26,18 @@ enum BodySpec: Equatable, Sendable {
     case form([Field])
     case json([RequestItem])
     case multipart([RequestItem])
+    /// curl's `-d` family: pieces joined with `&`, as `application/x-www-form-urlencoded`; a
+    /// file piece is read as the request is sent, never held whole.
+    case data([DataPiece])
+
+    /// A piece of a ``BodySpec/data(_:)`` body.
+    enum DataPiece: Equatable, Sendable {
+        /// Text as written (`{{variables}}` expanded).
+        case text(String)
+        /// A file's bytes without its line breaks (curl's `-d @FILE`), or as they are with
+        /// `binary` (`--data-binary @FILE`).
+        case file(String, binary: Bool)
+    }
 
     /// A `name=value` pair.
     struct Field: Equatable, Sendable {

@@ -19,7 +19,7 @@ import Testing
             "body", "body none", "body {\"a\": 1}", "body plain text", "body @payload.json", "body @'my file.json'",
             "body form a=1 b='two words'", "body json name=Ada age:=36", "body multipart f@photo.jpg a=b",
             "body example", "body <<EOF\nline one\n  two\nEOF", "body raw <<EOF\n{\"a\":\n1}\nEOF",
-            "body raw 'a=1&b=2'",
+            "body raw 'a=1&b=2'", "body data a=1 @form.txt '@literal' --binary @raw.bin '-x' ''",
             "body raw $'a\\r\\nb'", "body <<EOF\nnone\nEOF", "body <<EOF\nit's\nEOF", "body text $'a\\r\\nb'",
             "body text and more",
         ],

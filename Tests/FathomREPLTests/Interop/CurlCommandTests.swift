@@ -18,7 +18,12 @@ import Testing
             post.headers.map { "\($0.name): \($0.value)" } == [
                 "A: 1", "Content-Type: application/x-www-form-urlencoded",
             ])
-        #expect(post.body == .text("a=1&@b&from f"))
+        // The file is named, not read: it streams, line breaks dropped, when the request is sent.
+        #expect(post.body == .data([.text("a=1"), .text("@b"), .file("f", binary: false)]))
+        #expect(try curl("--data-binary @f http://api.test").body == .file("f"))
+        #expect(try curl("-d @f http://api.test").body == .data([.file("f", binary: false)]))
+        // In a -G URL the data is text: its file is read (up to the limit), line breaks dropped.
+        #expect(try curl("-G -d @f http://api.test").url == "http://api.test?from f")
         #expect(post.user?.name == "ada" && post.user?.password == "pw")
         #expect(post.redirects == 50)
         #expect(post.outputFlags == ["-s", "-S"])
