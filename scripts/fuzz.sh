@@ -81,7 +81,7 @@ for target in "${targets[@]}"; do
         echo "— no crash"
     else
         failed=1
-        grep -E "ERROR|SUMMARY|Test unit written" "$out/fuzz-$target.log" | head -5
+        grep -E "ERROR|SUMMARY|Test unit written|ParseDictionaryFile" "$out/fuzz-$target.log" | head -5 || true
     fi
 done
 exit $failed

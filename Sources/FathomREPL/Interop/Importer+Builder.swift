@@ -73,6 +73,11 @@ extension Importer {
             for (name, value) in request.headers {
                 let lowered = name.lowercased()
                 guard !lowered.hasPrefix(":"), !Self.skipped.contains(lowered) else { continue }
+                guard (try? CommandParser.checkHeaderName(name, column: 1)) != nil else {
+                    // A `header` line could not carry it, and no server would take it.
+                    notes.append(.header(name: name, scope: request.title ?? "\(request.method) \(url)"))
+                    continue
+                }
                 let isCredential =
                     Self.credentials.contains(lowered)
                     || (SecretNames.looksSecret(name) && !lowered.hasPrefix("access-control-"))

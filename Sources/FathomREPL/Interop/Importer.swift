@@ -19,6 +19,8 @@ public enum Importer {
         case script(kind: String, scope: String)
         /// A Postman auth type Fathom does not speak.
         case auth(type: String, scope: String)
+        /// A header whose name no request can carry (not an HTTP token), left out.
+        case header(name: String, scope: String)
     }
 
     /// One line of an imported session file.

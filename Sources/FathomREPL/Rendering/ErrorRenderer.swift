@@ -111,6 +111,8 @@ extension Importer.Note: CustomStringConvertible {
         case .script(let kind, let scope): "the \(kind) script of \(scope) cannot run in Fathom and was skipped"
         case .auth(let type, let scope):
             "\(type) auth of \(scope) is not imported: Fathom speaks basic, bearer, API keys and OAuth2 client credentials"
+        case .header(let name, let scope):
+            "the header '\(name)' of \(scope) has a name no request can carry and was left out"
         }
     }
 }

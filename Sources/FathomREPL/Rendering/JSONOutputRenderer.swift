@@ -388,6 +388,11 @@ struct JSONOutputRenderer: Sendable {
                     member("event", "not_imported"), member("what", "auth"), member("kind", type),
                     member("scope", scope),
                 ]
+            case .header(let name, let scope):
+                return [
+                    member("event", "not_imported"), member("what", "header"), member("kind", name),
+                    member("scope", scope),
+                ]
             }
         case .importCancelled: return [member("event", "import_cancelled")]
         case .curlURLs(let count, let sentInTurn):
