@@ -180,7 +180,12 @@ struct CurlInvocation: Equatable, Sendable {
                 continue
             }
             switch argument {
-            case "-X", "--request": method = try value(argument)
+            case "-X", "--request":
+                let given = try value(argument)
+                guard CommandParser.isMethod(given) else {
+                    throw CommandError("curl option \(argument) takes a method, not '\(given)'", hint: "e.g. -X POST")
+                }
+                method = given
             case "-H", "--header":
                 let header = try value(argument)
                 if header.hasPrefix("@") {

@@ -61,6 +61,10 @@ extension Importer {
         ]
 
         mutating func add(_ request: Request) {
+            guard CommandParser.isMethod(request.method) else {
+                notes.append(.method(name: request.method, scope: request.title ?? request.url))
+                return
+            }
             let url = credentialsInQuery(request.url)
             lines.append(.blank)
             lines.append(.comment(request.title ?? "\(request.method) \(url)"))

@@ -21,6 +21,8 @@ public enum Importer {
         case auth(type: String, scope: String)
         /// A header whose name no request can carry (not an HTTP token), left out.
         case header(name: String, scope: String)
+        /// A request whose method no request can carry, left out.
+        case method(name: String, scope: String)
     }
 
     /// One line of an imported session file.

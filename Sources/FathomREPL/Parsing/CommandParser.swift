@@ -37,11 +37,16 @@ enum CommandParser {
     /// token is sent as written, as methods are case-sensitive.
     static func method(_ word: Word) throws(CommandError) -> HTTPMethod {
         let text = word.text
-        guard !text.isEmpty, text.allSatisfy({ $0.isLetter || $0 == "-" }) else {
+        guard isMethod(text) else {
             throw CommandError("invalid method '\(text)'", column: word.column, hint: "e.g. GET, POST, PUT")
         }
         let upper = text.uppercased()
         return HTTPMethod(rawValue: knownMethods.contains(upper) ? upper : text)
+    }
+
+    /// Whether `text` is a method a line can carry: letters and `-`.
+    static func isMethod(_ text: String) -> Bool {
+        !text.isEmpty && text.allSatisfy { $0.isLetter || $0 == "-" }
     }
 
     static let knownMethods: Set<String> = [

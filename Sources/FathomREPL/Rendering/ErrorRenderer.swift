@@ -113,6 +113,8 @@ extension Importer.Note: CustomStringConvertible {
             "\(type) auth of \(scope) is not imported: Fathom speaks basic, bearer, API keys and OAuth2 client credentials"
         case .header(let name, let scope):
             "the header '\(name)' of \(scope) has a name no request can carry and was left out"
+        case .method(let name, let scope):
+            "the request \(scope) has a method no request can carry ('\(name)') and was left out"
         }
     }
 }

@@ -393,6 +393,11 @@ struct JSONOutputRenderer: Sendable {
                     member("event", "not_imported"), member("what", "header"), member("kind", name),
                     member("scope", scope),
                 ]
+            case .method(let name, let scope):
+                return [
+                    member("event", "not_imported"), member("what", "request"), member("kind", name),
+                    member("scope", scope),
+                ]
             }
         case .importCancelled: return [member("event", "import_cancelled")]
         case .curlURLs(let count, let sentInTurn):

@@ -54,6 +54,23 @@ import Testing
         }
     }
 
+    /// Found by fuzz-import: a method no line can carry is refused in a curl line, and a HAR
+    /// request with one is left out with a note.
+    @Test func aMethodNoRequestCanCarryIsRefused() throws {
+        #expect {
+            try Importer.read(
+                Data("curl -X '\u{95}POST' http://localhost/r".utf8), name: "t", place: "t", format: .curl,
+                readFile: { _ in Data() })
+        } throws: { error in
+            (error as? CommandError)?.message == "curl option -X takes a method, not '\u{95}POST'"
+        }
+        let har =
+            #"{"log": {"entries": [{"request": {"method": "G ET", "url": "http://a/"}}, {"request": {"method": "GET", "url": "http://a/ok"}}]}}"#
+        let imported = try Importer.read(Data(har.utf8), name: "t.har", place: "t.har", format: .har)
+        #expect(imported.notes == [.method(name: "G ET", scope: "http://a/")])
+        #expect(imported.commands.contains { $0.line == "path http://a/ok" })
+    }
+
     @Test func aBOMIsTolerated() throws {
         let plain = try Importer.read(Self.corpora.appendingPathComponent("har/mitmproxy/har_files/postdata.har").path)
         let bom = try Importer.read(Self.corpora.appendingPathComponent("har/mitmproxy/har_files/with-bom.har").path)
