@@ -386,12 +386,12 @@ extension RequestItem {
     /// The item as HTTPie writes it.
     var text: String {
         switch self {
-        case .header(let name, let value): "\(name):\(value)"
-        case .removeHeader(let name): "\(name):"
-        case .query(let name, let value): "\(name)==\(value)"
-        case .field(let name, let value): "\(name)=\(value)"
-        case .rawJSON(let name, let json): "\(name):=\(json)"
-        case .file(let name, let path): "\(name)@\(path)"
+        case .header(let name, let value): "\(RequestItem.escaped(name)):\(value)"
+        case .removeHeader(let name): "\(RequestItem.escaped(name)):"
+        case .query(let name, let value): "\(RequestItem.escaped(name))==\(value)"
+        case .field(let name, let value): "\(RequestItem.escaped(name))=\(value)"
+        case .rawJSON(let name, let json): "\(RequestItem.escaped(name)):=\(json)"
+        case .file(let name, let path): "\(RequestItem.escaped(name))@\(path)"
         }
     }
 }

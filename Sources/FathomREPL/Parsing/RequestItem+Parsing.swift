@@ -26,20 +26,44 @@ extension RequestItem {
 
     /// Separators by precedence at the same position: the longest wins (`:=` over `:`, `==` over `=`).
     private static let separators = [":=", "==", "=", "@", ":"]
+    /// What a backslash takes as a character in a name.
+    static let escapable: Set<Character> = [":", "=", "@", "\\"]
 
-    /// Parses an item as HTTPie does: the earliest separator in the word decides its kind.
-    init?(parsing text: String) {
-        var best: (range: Range<String.Index>, separator: String)?
-        for separator in Self.separators {
-            guard let range = text.range(of: separator) else { continue }
-            if best == nil || range.lowerBound < best!.range.lowerBound {
-                best = (range, separator)
-            }
+    /// A name as an item writes it: a separator character in it after a backslash.
+    static func escaped(_ name: String) -> String {
+        guard name.contains(where: escapable.contains) else { return name }
+        var result = ""
+        for character in name {
+            if escapable.contains(character) { result.append("\\") }
+            result.append(character)
         }
-        guard let best, best.range.lowerBound != text.startIndex else { return nil }
-        let name = String(text[..<best.range.lowerBound])
-        let value = String(text[best.range.upperBound...])
-        switch best.separator {
+        return result
+    }
+
+    /// Parses an item as HTTPie does: the earliest separator in the word decides its kind, and a
+    /// backslash before `:`, `=`, `@` or `\\` in the name takes it as a character (`pass\@word=x`).
+    init?(parsing text: String) {
+        var name = ""
+        var index = text.startIndex
+        var found: (separator: String, end: String.Index)?
+        scan: while index < text.endIndex {
+            let character = text[index]
+            let next = text.index(after: index)
+            if character == "\\", next < text.endIndex, Self.escapable.contains(text[next]) {
+                name.append(text[next])
+                index = text.index(after: next)
+                continue
+            }
+            for separator in Self.separators where text[index...].hasPrefix(separator) {
+                found = (separator, text.index(index, offsetBy: separator.count))
+                break scan
+            }
+            name.append(character)
+            index = next
+        }
+        guard let found, !name.isEmpty else { return nil }
+        let value = String(text[found.end...])
+        switch found.separator {
         case ":=": self = .rawJSON(name: name, json: value)
         case "==": self = .query(name: name, value: value)
         case "=": self = .field(name: name, value: value)

@@ -30,7 +30,10 @@ import Testing
         ],
         "reset": ["reset"],
         "get": ["get", "get /users page==2 X-Trace:1", "get http://127.0.0.1:8765/get", "get :3000/x", "get '/a b'"],
-        "post": ["post /users name=Ada age:=36 'tags:=[\"a\"]'", "post /echo 'note=two words' Accept:"],
+        "post": [
+            "post /users name=Ada age:=36 'tags:=[\"a\"]'", "post /echo 'note=two words' Accept:",
+            "post /form 'pass\\@word=x' 'a\\=b==c' 'back\\\\slash=1'",
+        ],
         "put": ["put /users/1 active:=true"],
         "patch": ["patch /users/{{id}} name=Grace"],
         "delete": ["delete /users/1"],

@@ -71,6 +71,25 @@ import Testing
         #expect(imported.commands.contains { $0.line == "path http://a/ok" })
     }
 
+    /// Found by fuzz-import: a form field named with a separator (`-F 'passwo@rd=x'`) is written
+    /// with the separator escaped, as HTTPie writes it, and reads back as the same field.
+    @Test func aFieldNamedWithASeparatorRoundTrips() throws {
+        let imported = try Importer.read(
+            Data("curl -F 'username=ada' -F 'passwo@rd=something' -F 'a=b=c' http://localhost/p".utf8), name: "t",
+            place: "t", format: .curl, readFile: { _ in Data() })
+        let body = try #require(imported.commands.first { $0 is BodyCommand } as? BodyCommand)
+        #expect(
+            body.body
+                == .multipart([
+                    .field(name: "username", value: "ada"), .field(name: "passwo@rd", value: "something"),
+                    .field(name: "a", value: "b=c"),
+                ]))
+        #expect(body.line == #"body multipart username=ada 'passwo\@rd=something' a=b=c"#)
+        #expect(try CommandParser.parse(body.line)?.isEqual(to: body) == true)
+        #expect(RequestItem(parsing: #"x\=y==1"#) == .query(name: "x=y", value: "1"))
+        #expect(RequestItem(parsing: #"\@"#) == nil, "a name and no separator is no item")
+    }
+
     @Test func aBOMIsTolerated() throws {
         let plain = try Importer.read(Self.corpora.appendingPathComponent("har/mitmproxy/har_files/postdata.har").path)
         let bom = try Importer.read(Self.corpora.appendingPathComponent("har/mitmproxy/har_files/with-bom.har").path)
