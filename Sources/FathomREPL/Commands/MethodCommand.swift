@@ -19,7 +19,7 @@ struct MethodCommand: SingleCommand {
 
     var line: String {
         var writer = LineWriter("method")
-        if let method { writer.word(method.rawValue) }
+        if let method { writer.raw(CommandParser.methodWord(method)) }
         return writer.text
     }
 

@@ -34,14 +34,23 @@ enum CommandParser {
     // MARK: - Pieces
 
     /// A method word: a well-known method in any case is that method (`post` is POST); any other
-    /// token is sent as written, as methods are case-sensitive.
+    /// token, or a quoted one, is sent as written, as methods are case-sensitive (`'POsT'` is
+    /// what `curl -X POsT` sends).
     static func method(_ word: Word) throws(CommandError) -> HTTPMethod {
         let text = word.text
         guard isMethod(text) else {
             throw CommandError("invalid method '\(text)'", column: word.column, hint: "e.g. GET, POST, PUT")
         }
         let upper = text.uppercased()
-        return HTTPMethod(rawValue: knownMethods.contains(upper) ? upper : text)
+        return HTTPMethod(rawValue: knownMethods.contains(upper) && !word.quoted ? upper : text)
+    }
+
+    /// A method as a line writes it: quoted when it is a well-known one in another case, which
+    /// unquoted would read as the well-known one.
+    static func methodWord(_ method: HTTPMethod) -> String {
+        let text = method.rawValue
+        let known = knownMethods.contains(text.uppercased()) && text != text.uppercased()
+        return known ? "'\(text)'" : Quoting.word(text)
     }
 
     /// Whether `text` is a method a line can carry: letters and `-`.

@@ -12,7 +12,7 @@ import Testing
         "base": ["base", "base http://127.0.0.1:8080/v1", "base {{demo}}", #"base 'http://h/a"b'"#],
         "path": ["path /users/{{id}}", "path 'a b'", "path http://x.test/q?a=1&b=2", "path -x"],
         "cd": ["cd", "cd users", "cd ..", "cd /", "cd 'a b'"],
-        "method": ["method", "method POST", "method wHat", "method get"],
+        "method": ["method", "method POST", "method wHat", "method get", "method 'POsT'"],
         "query": ["query", "query page=2 per_page=10", "query flag", "query -flag", "query 'a b=c d'", "query '-x=1'"],
         "header": ["header", "header Accept: application/json", "header -Accept -X-Trace", "header X: a  b 'c'"],
         "body": [

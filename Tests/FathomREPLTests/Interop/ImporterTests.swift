@@ -90,6 +90,17 @@ import Testing
         #expect(RequestItem(parsing: #"\@"#) == nil, "a name and no separator is no item")
     }
 
+    /// Found by fuzz-import: `-X POsT` is sent as written, and its line says so (`method 'POsT'`).
+    @Test func aKnownMethodInAnotherCaseRoundTrips() throws {
+        let imported = try Importer.read(
+            Data("curl -X POsT http://localhost/".utf8), name: "t", place: "t", format: .curl,
+            readFile: { _ in Data() })
+        let method = try #require(imported.commands.first { $0 is MethodCommand })
+        #expect(method.line == "method 'POsT'")
+        #expect(try CommandParser.parse(method.line)?.isEqual(to: method) == true)
+        #expect(try CommandParser.parse("method post")?.line == "method POST")
+    }
+
     @Test func aBOMIsTolerated() throws {
         let plain = try Importer.read(Self.corpora.appendingPathComponent("har/mitmproxy/har_files/postdata.har").path)
         let bom = try Importer.read(Self.corpora.appendingPathComponent("har/mitmproxy/har_files/with-bom.har").path)
