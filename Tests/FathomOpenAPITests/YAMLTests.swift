@@ -96,3 +96,50 @@ import Testing
         #expect { try DescriptionFile.read("/nonexistent.yaml") } throws: { "\($0)" == "no such file" }
     }
 }
+
+/// A description with structure problems loads; the check lists every problem, in the
+/// document's order, the same on every run.
+@Suite struct StructureProblemsTests {
+    static let broken = """
+        openapi: 3.0.3
+        info: {title: t, version: "1"}
+        paths:
+          /a:
+            get:
+              summary: no responses
+          /b:
+            post:
+              parameters:
+                - {name: ok, in: query, schema: {type: string}}
+                - {name: no-place}
+              responses:
+                "200": {description: ok}
+                "404": {content: {}}
+          /c:
+            get:
+              responses:
+                "200": {description: fine}
+        components:
+          schemas:
+            Good: {type: object}
+            Bad: {type: 12}
+        """
+
+    @Test func everyProblemInTheDocumentsOrder() throws {
+        let api = try APIDescription(data: Data(Self.broken.utf8), name: "broken.yaml", checkStructure: false)
+        #expect(api.operations.count == 3, "the index is built whatever the check says")
+        let problems = api.structureProblems()
+        #expect(
+            problems.map(\.place) == [
+                "paths./a", "paths./b.post.parameters.1", "paths./b.post.responses.404", "components.schemas.Bad.type",
+            ], "\(problems)")
+        for _ in 0..<5 { #expect(api.structureProblems() == problems) }
+        #expect(problems.compactMap { $0.operation?.method } == ["POST", "POST"])
+        #expect(problems[0].operation?.path == "/a" && problems[1].operation?.path == "/b")
+        #expect {
+            try APIDescription(data: Data(Self.broken.utf8), name: "broken.yaml")
+        } throws: { error in
+            (error as? DescriptionError)?.message.hasPrefix("broken.yaml: paths./a: ") == true
+        }
+    }
+}

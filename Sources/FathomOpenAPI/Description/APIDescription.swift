@@ -41,6 +41,8 @@ public struct APIDescription: Sendable {
     let tree: PathTree
     let validator: SchemaValidator
     private let operationsByID: [String: Int]
+    /// What the structure check reads: the root document as OpenAPIKit takes it, as JSON text.
+    private let structureInput: StructureInput?
 
     /// Loads a description from its text (JSON or YAML).
     ///
@@ -53,8 +55,9 @@ public struct APIDescription: Sendable {
     ///     a parameter without `in`…); the index needs only what it reads.
     /// - Throws: ``DescriptionError`` naming the place: `paths./pets.get.responses: …`.
     public init(data: Data, name: String, checkStructure: Bool = true) throws(DescriptionError) {
-        let (document, version, dialect) = try Self.read(data, name: name, checkStructure: checkStructure)
-        try self.init(document: document, name: name, version: version, dialect: dialect)
+        let (document, version, dialect, input) = try Self.read(data, name: name)
+        try self.init(document: document, name: name, version: version, dialect: dialect, structureInput: input)
+        if checkStructure { try throwFirstStructureProblem() }
     }
 
     /// Loads a description from its text and the documents its `$ref`s name
@@ -78,18 +81,36 @@ public struct APIDescription: Sendable {
         data: Data, name: String, location: URL, checkStructure: Bool = true,
         fetch: (@Sendable (URL) async throws -> Data)? = nil
     ) async throws(DescriptionError) {
-        let (document, version, dialect) = try Self.read(data, name: name, checkStructure: checkStructure)
+        let (document, version, dialect, input) = try Self.read(data, name: name)
+        if checkStructure, let problem = input.problems(dialect: dialect).first {
+            throw DescriptionError("\(name): \(problem)", isStructural: true)
+        }
         let bundled = try await ExternalReferences.bundle(
             document, name: name, location: location, fetch: fetch ?? ExternalReferences.readFile)
         try self.init(
-            document: bundled.document, name: name, version: version, dialect: dialect, documents: bundled.others)
+            document: bundled.document, name: name, version: version, dialect: dialect, documents: bundled.others,
+            structureInput: input)
     }
 
-    /// The parsed text, its `openapi` version and its schema dialect, after the structure check.
+    /// What OpenAPIKit's structure check finds in the description: every problem, in the
+    /// document's order; empty when there is none. The description loads all the same — these
+    /// are what `spec problems` lists. It takes most of a load's time on a large description (a
+    /// second for GitHub's): run it off the path that needs the description now.
+    public func structureProblems() -> [DescriptionProblem] {
+        structureInput?.problems(dialect: dialect) ?? []
+    }
+
+    private func throwFirstStructureProblem() throws(DescriptionError) {
+        if let problem = structureProblems().first {
+            throw DescriptionError("\(name): \(problem)", isStructural: true)
+        }
+    }
+
+    /// The parsed text, its `openapi` version, its schema dialect, and what the structure check reads.
     private static func read(
-        _ data: Data, name: String, checkStructure: Bool
+        _ data: Data, name: String
     ) throws(DescriptionError) -> (
-        JSON, String, SchemaDialect
+        JSON, String, SchemaDialect, StructureInput
     ) {
         let (document, wasJSON) = try DocumentText.read(data, name: name)
         guard case .object = document else {
@@ -111,23 +132,18 @@ public struct APIDescription: Sendable {
         } else {
             throw DescriptionError("\(name): OpenAPI '\(version)' is not read here — Fathom reads 3.0 and 3.1")
         }
-        if checkStructure {
-            // The text as given when it is JSON; YAML is printed as JSON for OpenAPIKit's decoder,
-            // and so is a 3.1 document with boolean schemas, written as the objects OpenAPIKit reads.
-            let objects = dialect == .draft2020_12 ? BooleanSchemas.asObjects(in: document) : nil
-            let json =
-                objects == nil && wasJSON && !data.starts(with: [0xEF, 0xBB, 0xBF])
-                ? data : Data((objects ?? document).formatted(.compactText).utf8)
-            let problem =
-                dialect == .openAPI30 ? StructureCheck30.problem(in: json) : StructureCheck31.problem(in: json)
-            if let problem { throw DescriptionError("\(name): \(problem)", isStructural: true) }
-        }
-        return (document, version, dialect)
+        // The text as given when it is JSON; YAML is printed as JSON for OpenAPIKit's decoder when
+        // the check runs, and so is a 3.1 document with boolean schemas, written as the objects
+        // OpenAPIKit reads.
+        let text = wasJSON && !data.starts(with: [0xEF, 0xBB, 0xBF]) ? data : nil
+        return (document, version, dialect, StructureInput(document: document, text: text))
     }
 
     init(
-        document: JSON, name: String, version: String, dialect: SchemaDialect, documents: [String] = []
+        document: JSON, name: String, version: String, dialect: SchemaDialect, documents: [String] = [],
+        structureInput: StructureInput? = nil
     ) throws(DescriptionError) {
+        self.structureInput = structureInput
         self.document = document
         self.documents = documents
         self.name = name
