@@ -165,7 +165,10 @@ import Testing
             expect $.bytes == 1000000
             """)
         #expect(run.status == 0, "\(run.output)")
-        #expect(run.peak < 100, "peak memory \(run.peak) MiB")
+        #expect(
+            run.peak < 256,
+            "peak memory \(run.peak) MiB: the 2 GiB are never held (a debug build; `make bench-hostile` measures the release)"
+        )
         #expect(Date().timeIntervalSince(started) < 60)
     }
 

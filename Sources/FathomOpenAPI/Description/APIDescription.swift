@@ -92,10 +92,12 @@ public struct APIDescription: Sendable {
             structureInput: input)
     }
 
-    /// What OpenAPIKit's structure check finds in the description: every problem, in the
-    /// document's order; empty when there is none. The description loads all the same — these
-    /// are what `spec problems` lists. It takes most of a load's time on a large description (a
-    /// second for GitHub's): run it off the path that needs the description now.
+    /// What OpenAPIKit's structure check finds in the description.
+    ///
+    /// Every problem, in the document's order; empty when there is none. The description loads
+    /// all the same — these are what `spec problems` lists. It takes most of a load's time on a
+    /// large description (a second for GitHub's): run it off the path that needs the description
+    /// now.
     public func structureProblems() -> [DescriptionProblem] {
         structureInput?.problems(dialect: dialect) ?? []
     }

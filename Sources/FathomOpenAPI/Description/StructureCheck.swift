@@ -41,8 +41,9 @@ public struct DescriptionProblem: Sendable, Hashable, CustomStringConvertible {
                 while let dot = rest[search...].firstIndex(of: ".") {
                     let after = rest[rest.index(after: dot)...]
                     let next = after.prefix { $0 != "." }
-                    if StructureCheck.methods.contains(String(next)) || ["parameters", "servers", "summary", "description"]
-                        .contains(String(next))
+                    if StructureCheck.methods.contains(String(next))
+                        || ["parameters", "servers", "summary", "description"]
+                            .contains(String(next))
                     {
                         end = dot
                         break
@@ -78,8 +79,10 @@ protocol StructureDecoding {
 enum StructureCheck {
     static let methods: Set<String> = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
 
-    /// Every problem in `document`, in its order; empty when OpenAPIKit decodes it. `json` is the
-    /// document as JSON text (given to save writing it again), for the whole document's decode.
+    /// Every problem in `document`, in its order; empty when OpenAPIKit decodes it.
+    ///
+    /// `json` is the document as JSON text (given to save writing it again), for the whole
+    /// document's decode.
     static func problems(in document: JSON, json: Data, decoding: any StructureDecoding.Type) -> [DescriptionProblem] {
         guard let whole = decoding.problem(decoding: json) else { return [] }
         var walker = Walker(decoding: decoding, version: document["openapi"] ?? .string("3.0.0"))
@@ -232,8 +235,79 @@ struct StructureInput: Sendable {
 
     func problems(dialect: SchemaDialect) -> [DescriptionProblem] {
         let objects = dialect == .draft2020_12 ? BooleanSchemas.asObjects(in: document) : nil
-        let json = objects == nil ? text ?? Data(document.formatted(.compactText).utf8) : Data(objects!.formatted(.compactText).utf8)
+        let json =
+            objects == nil
+            ? text ?? Data(document.formatted(.compactText).utf8) : Data(objects!.formatted(.compactText).utf8)
         let decoding: any StructureDecoding.Type = dialect == .openAPI30 ? StructureCheck30.self : StructureCheck31.self
         return StructureCheck.problems(in: objects ?? document, json: json, decoding: decoding)
+    }
+}
+
+extension APIDescription {
+    /// The operations (by ``APIOperation/title``) the structure `problems` touch: those a problem
+    /// is inside, every operation of a path item whose own part has one, and those whose `$ref`s
+    /// reach a component that has one (through other components too).
+    public func operations(touchedBy problems: [DescriptionProblem]) -> Set<String> {
+        var touched = Set<String>()
+        var broken = Set<String>()
+        for problem in problems {
+            if let (path, method) = problem.operation {
+                for operation in operations
+                where operation.path == path && (method == nil || operation.method == method) {
+                    touched.insert(operation.title)
+                }
+            } else {
+                let keys = DescriptionProblem.keys(of: problem.place)
+                if keys.count >= 3, keys[0] == "components" { broken.insert("#/components/\(keys[1])/\(keys[2])") }
+            }
+        }
+        guard !broken.isEmpty else { return touched }
+        // A component that names a broken one is broken too, until nothing changes.
+        var components: [(ref: String, refs: Set<String>)] = []
+        if case .object(let kinds)? = document["components"] {
+            for kind in kinds {
+                guard case .object(let members) = kind.value else { continue }
+                for member in members {
+                    components.append(("#/components/\(kind.key)/\(member.key)", Self.references(in: member.value)))
+                }
+            }
+        }
+        var grew = true
+        while grew {
+            grew = false
+            for component in components
+            where !broken.contains(component.ref) && !component.refs.isDisjoint(with: broken) {
+                broken.insert(component.ref)
+                grew = true
+            }
+        }
+        for operation in operations where !touched.contains(operation.title) {
+            let item = document["paths"]?[operation.path]
+            let own = item?[operation.method.lowercased()].map(Self.references) ?? []
+            let shared = item?["parameters"].map(Self.references) ?? []
+            if !own.isDisjoint(with: broken) || !shared.isDisjoint(with: broken) { touched.insert(operation.title) }
+        }
+        return touched
+    }
+
+    /// Every `$ref` in `value`, the fragment as written (`#/components/schemas/Pet`).
+    static func references(in value: JSON) -> Set<String> {
+        var found = Set<String>()
+        func walk(_ value: JSON) {
+            switch value {
+            case .object(let members):
+                for member in members {
+                    if member.key == "$ref", case .string(let ref) = member.value {
+                        found.insert(ref)
+                    } else {
+                        walk(member.value)
+                    }
+                }
+            case .array(let elements): elements.forEach(walk)
+            default: break
+            }
+        }
+        walk(value)
+        return found
     }
 }

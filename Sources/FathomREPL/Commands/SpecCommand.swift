@@ -4,7 +4,7 @@ import FathomOpenAPI
 /// that `ls`, `describe`, `op`, completion and the checks of every request and response read.
 struct SpecCommand: SingleCommand {
     static let spec = CommandSpec(
-        name: "spec", synopsis: "spec [[--lenient] FILE|URL | coverage | off]",
+        name: "spec", synopsis: "spec [FILE|URL | coverage | problems | off]",
         summary: "load an OpenAPI description; bare says what is loaded, `coverage` what was called",
         details: """
             OpenAPI 3.0 and 3.1, JSON or YAML. The base URL comes from its servers when none is set. Every \
@@ -12,14 +12,17 @@ struct SpecCommand: SingleCommand {
             (`schema ✓` or `schema ✗ N` on the status line), and `ls`, `describe`, `op` and Tab know the API. \
             `spec coverage` lists the operations called and not yet, with the statuses seen and declared. \
             The description belongs to the base's API: requests to another origin are not checked by it. \
-            `--lenient` skips OpenAPIKit's structure check, for a description it rejects that Fathom can read.
+            A description loads as soon as it can be read; OpenAPIKit's structure check runs after, and what \
+            it finds is one notice — `spec problems` lists every problem in the document's order, and \
+            `validate strict` refuses the operations they touch. (`--lenient` is still taken, and changes nothing.)
             """,
-        completion: .wordsOrFiles(["coverage", "off"]), group: .api)
+        completion: .wordsOrFiles(["coverage", "problems", "off"]), group: .api)
 
     enum Action: Equatable {
         case show
         case load(String, lenient: Bool)
         case coverage
+        case problems
         case unload
     }
 
@@ -35,6 +38,7 @@ struct SpecCommand: SingleCommand {
         try arguments.end()
         switch (word.quoted ? "" : word.text, lenient) {
         case ("coverage", false): return SpecCommand(action: .coverage)
+        case ("problems", false): return SpecCommand(action: .problems)
         case ("off", false): return SpecCommand(action: .unload)
         default: return SpecCommand(action: .load(word.text, lenient: lenient))
         }
@@ -48,7 +52,7 @@ struct SpecCommand: SingleCommand {
     var logKind: SessionLog.Kind? {
         switch action {
         case .load, .unload: .setting
-        case .show, .coverage: nil
+        case .show, .coverage, .problems: nil
         }
     }
 
@@ -56,10 +60,12 @@ struct SpecCommand: SingleCommand {
         switch action {
         case .show: "spec"
         case .coverage: "spec coverage"
+        case .problems: "spec problems"
         case .unload: "spec off"
         case .load(let source, let lenient):
             "spec " + (lenient ? "--lenient " : "")
-                + (["coverage", "off"].contains(source) ? "'\(source)'" : Quoting.word(source, literal: true))
+                + (["coverage", "problems", "off"].contains(source)
+                    ? "'\(source)'" : Quoting.word(source, literal: true))
         }
     }
 
@@ -88,6 +94,16 @@ struct SpecCommand: SingleCommand {
             return .done
         case .coverage:
             return .shows(.listing(Self.coverage(try executor.requireSpec())))
+        case .problems:
+            // The check may still run: its answer, not a guess.
+            await executor.finishStructureChecks()
+            // Listed here whole: the notice would only say it again.
+            _ = executor.takeNotices()
+            let loaded = try executor.requireSpec()
+            let items = (loaded.problems ?? []).map {
+                Listing.Item(name: $0.place.isEmpty ? "(document)" : $0.place, value: $0.message)
+            }
+            return .shows(.listing(Listing(kind: .problems, items: items, source: loaded.source)))
         }
     }
 

@@ -12,9 +12,21 @@ extension Executor {
     /// warnings, or (with `validate strict`) the reason it is not sent; the response is checked
     /// against its schema. The first request to an origin no API claims says what stayed behind.
     func send(_ outgoing: Outgoing) async throws -> CommandResult {
-        let problems = requestProblems(outgoing)
-        if validation(for: outgoing.origin) == .strict, !problems.isEmpty {
-            throw CommandError.notSent(problems)
+        var problems = requestProblems(outgoing)
+        if validation(for: outgoing.origin) == .strict {
+            // Strict: an operation the description's structure problems touch is not trusted
+            // to check a request; the structure check is waited for when it still runs.
+            if scope(forOrigin: outgoing.origin)?.spec.problems == nil { await finishStructureChecks() }
+            if let scope = scope(forOrigin: outgoing.origin),
+                let operation = route(
+                    method: outgoing.request.method.rawValue, path: outgoing.request.url.path, origin: outgoing.origin)?
+                    .operation,
+                scope.spec.touched.contains(operation.title)
+            {
+                problems.append(
+                    "the description's structure has problems at \(operation.title) (`spec problems` lists them)")
+            }
+            if !problems.isEmpty { throw CommandError.notSent(problems) }
         }
         let client = try await client(api: outgoing.api, draftAuth: outgoing.auth)
         let response = try await client.send(outgoing.request)

@@ -10,6 +10,12 @@ struct LoadedSpec: Equatable, Sendable {
     var source: String
     /// Per operation (`GET /pets/{petId}`), the statuses its responses came back with.
     var coverage: [String: Set<Int>] = [:]
+    /// This load: the structure check that runs after it finds it by this.
+    var id = UUID()
+    /// What the structure check found, in the document's order; `nil` while it runs.
+    var problems: [DescriptionProblem]?
+    /// The operations (`GET /pets`) a structure problem touches: `validate strict` refuses them.
+    var touched: Set<String> = []
 
     /// The same description (by where it came from and what it says of itself) and coverage.
     static func == (a: LoadedSpec, b: LoadedSpec) -> Bool {
@@ -42,9 +48,17 @@ extension Executor {
     /// Loads a description from a file or an http(s) URL, and says which absolute URL its first
     /// server gives (the base for a session that has none).
     ///
-    /// - Parameter lenient: Leaves out OpenAPIKit's structure check, for a description it rejects
-    ///   that Fathom can still read (a server variable with no `default`, for one).
-    func loadSpec(_ source: String, lenient: Bool = false) async throws -> (LoadedSpec, server: String?) {
+    /// The description loads as soon as Fathom's own index is built; OpenAPIKit's structure check
+    /// (most of a large description's load) runs after, off the line (``startStructureCheck(_:)``),
+    /// and its findings come as a notice and in `spec problems`. `lenient` is accepted as it was
+    /// (`spec --lenient`), and changes nothing now: no description is refused for its structure.
+    /// - Parameter checked: Starts the structure check in this session (a replay checks the
+    ///   description it gives every file once, itself).
+    func loadSpec(
+        _ source: String, lenient: Bool = false, checked: Bool = true
+    ) async throws -> (
+        LoadedSpec, server: String?
+    ) {
         let data: Data
         let location: URL
         if source.hasPrefix("http://") || source.hasPrefix("https://") {
@@ -67,19 +81,67 @@ extension Executor {
         let description: APIDescription
         do {
             description = try await APIDescription(
-                data: data, name: (source as NSString).lastPathComponent, location: location,
-                checkStructure: !lenient, fetch: fetch)
+                data: data, name: (source as NSString).lastPathComponent, location: location, checkStructure: false,
+                fetch: fetch)
         } catch {
-            throw CommandError(
-                error.message,
-                hint: error.isStructural ? "`spec --lenient \(source)` loads it without this check" : nil)
+            throw CommandError(error.message)
         }
         let server = description.servers.first.flatMap { server in
             server.contains("://")
                 ? server
                 : (source.contains("://") ? (try? RequestURL(parsing: source).resolving(server).description) : nil)
         }
-        return (LoadedSpec(description: description, source: source), server)
+        let loaded = LoadedSpec(description: description, source: source)
+        if checked { startStructureCheck(loaded) }
+        return (loaded, server)
+    }
+
+    // MARK: - The structure check, off the line
+
+    /// Runs OpenAPIKit's structure check of `loaded` on another thread; its findings reach the
+    /// session (and a notice) when they are ready, whatever the session does meanwhile.
+    func startStructureCheck(_ loaded: LoadedSpec) {
+        let description = loaded.description
+        structureChecks[loaded.id] = Task.detached(priority: .utility) {
+            let problems = description.structureProblems()
+            return (problems, description.operations(touchedBy: problems))
+        }
+        Task { await self.finishStructureCheck(loaded.id) }
+    }
+
+    /// Waits for the check of `id`, then files what it found, once.
+    func finishStructureCheck(_ id: UUID) async {
+        guard let task = structureChecks[id] else { return }
+        let (problems, touched) = await task.value
+        // Another caller may have filed it while this one waited.
+        guard structureChecks.removeValue(forKey: id) != nil else { return }
+        var filed: LoadedSpec?
+        for index in session.apis.indices where session.apis[index].spec?.id == id {
+            session.apis[index].spec?.problems = problems
+            session.apis[index].spec?.touched = touched
+            filed = session.apis[index].spec
+        }
+        if session.givenSpec?.id == id {
+            session.givenSpec?.problems = problems
+            session.givenSpec?.touched = touched
+            filed = session.givenSpec
+        }
+        // A description the session no longer has (a line that failed, `spec off`) says nothing.
+        guard let filed, let first = problems.first else { return }
+        notices.append(
+            .event(.structureProblems(title: filed.description.title, count: problems.count, first: first)))
+    }
+
+    /// Waits for every structure check still running: before `spec problems` answers, before a
+    /// strict request to a description still checked, before a replay's summary.
+    func finishStructureChecks() async {
+        for id in structureChecks.keys { await finishStructureCheck(id) }
+    }
+
+    /// What arrived while lines ran (a structure check's findings), once.
+    func takeNotices() -> [Output] {
+        defer { notices = [] }
+        return notices
     }
 
     /// The client a description at `url` is fetched with: its API's, when the session has an
@@ -167,7 +229,7 @@ extension Executor {
     }
 
     /// The description and base path for a request to `origin`: those of the API that checks it.
-    private func scope(forOrigin origin: String) -> (spec: LoadedSpec, basePath: String?, api: API)? {
+    func scope(forOrigin origin: String) -> (spec: LoadedSpec, basePath: String?, api: API)? {
         guard let index = specIndex(forOrigin: origin), let spec = session.apis[index].spec else { return nil }
         let api = session.apis[index]
         let base = (try? session.variables.expand(api.base)) ?? api.base

@@ -1,5 +1,6 @@
 import FathomHTTP
 import FathomJSON
+import FathomOpenAPI
 import Foundation
 
 /// Runs commands against one session: line → ``Command`` → run → ``CommandResult``.
@@ -75,6 +76,10 @@ public actor Executor {
     var externalVariables: [(name: String, value: String)] = []
     /// Whether the wire log could be written.
     let wireLogHealth = WireLogHealth()
+    /// Structure checks still running, by the load they check (``startStructureCheck(_:)``).
+    var structureChecks: [UUID: Task<([DescriptionProblem], Set<String>), Never>] = [:]
+    /// What arrived while lines ran, for the loop to print before its next prompt.
+    var notices: [Output] = []
     /// A line run inside another changed the draft: its typed secrets are registered when the
     /// outer line ends.
     var draftChanged = false

@@ -171,6 +171,8 @@ struct Listing: Sendable {
         case query, headers, defaults, variables, environments, history, cookies, mocks, volatile, responses
         /// `ls`: operations (method, operationId, summary), then child segments (`name/`, count).
         case paths
+        /// `spec problems`: each structure problem's place and what is wrong there.
+        case problems
         /// `spec coverage`: operations, the statuses seen (marked when called), those declared.
         case coverage
         /// `api`: the session's APIs (base, origin as detail, the current one marked).
@@ -258,6 +260,8 @@ enum Event: Sendable {
     case specShown(SpecSummary?)
     /// `spec FILE`: loaded; the base URL came from its servers when the session had none.
     case specLoaded(SpecSummary, baseFromServers: String?)
+    /// The structure check of a description just loaded found these (a notice after the line).
+    case structureProblems(title: String, count: Int, first: DescriptionProblem)
     /// `show #N > FILE`.
     case wroteBody(response: Int, path: String, bytes: Int)
     /// `export har FILE`.

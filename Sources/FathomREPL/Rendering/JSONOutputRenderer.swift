@@ -363,6 +363,11 @@ struct JSONOutputRenderer: Sendable {
                 member("event", "spec_loaded"), JSON.Member(key: "spec", value: spec(summary)),
                 JSON.Member(key: "base_from_servers", value: base.map(JSON.string) ?? .null),
             ]
+        case .structureProblems(let title, let count, let first):
+            return [
+                member("event", "structure_problems"), member("title", title), number("count", count),
+                member("place", first.place), member("problem", first.message),
+            ]
         case .wroteBody(let response, let path, let bytes):
             return [
                 member("event", "wrote_body"), number("number", response), member("path", path), number("bytes", bytes),

@@ -207,6 +207,7 @@ struct OutputRenderer: Sendable {
         case .paths: "nothing under \(listing.source ?? "/")"
         case .coverage: "the description has no operations"
         case .apis: "no APIs yet — `base URL` names one"
+        case .problems: "no structure problems in \(listing.source ?? "the description")"
         }
     }
 
@@ -266,6 +267,10 @@ struct OutputRenderer: Sendable {
                     + palette.dim("  (declared \(declared))")
             }
             footer = "\(items.filter(\.marked).count) of \(items.count) operations called"
+        case .problems:
+            lines = items.map { item in palette.yellow(item.name) + ": " + (item.value ?? "") }
+            footer =
+                "\(items.count) structure problem\(items.count == 1 ? "" : "s") in \(listing.source ?? "the description"), in its order"
         case .apis:
             lines = items.map { item in
                 (item.marked ? "* " : "  ") + item.name + (item.value.map { palette.dim("  \($0)") } ?? "")
@@ -347,6 +352,10 @@ struct OutputRenderer: Sendable {
         case .specLoaded(let summary, let base):
             return "loaded " + spec(summary)
                 + (base.map { palette.dim("\nbase \($0) (from the description's servers)") } ?? "")
+        case .structureProblems(let title, let count, let first):
+            return palette.yellow(
+                "\(ErrorRenderer.cut(title)): OpenAPIKit's structure check found \(count) problem\(count == 1 ? "" : "s"), the first at \(ErrorRenderer.longWordsCut(first.description))"
+            ) + palette.dim(" — `spec problems` lists them; `validate strict` refuses the operations they touch")
         case .wroteBody(let number, let path, let bytes):
             return "wrote the body of #\(number) to \(path) (\(ByteCount.format(bytes)))"
         case .wroteHAR(let path, let entries):

@@ -124,6 +124,14 @@ struct FileRun {
             append(setup)
         }
         if options.record { writeRecording() }
+        // What the structure check of a description this file loaded found: said before the summary.
+        await executor.finishStructureChecks()
+        for notice in await executor.takeNotices() {
+            let text = OutputRenderer(palette: Palette(enabled: false), redactor: executor.redactor).render(notice).text
+            let message = text.trimmingCharacters(in: .newlines)
+            report.notes.append(message)
+            runner.output.write(runner.renderer.note(message, file: file.path))
+        }
         return report
     }
 

@@ -109,7 +109,12 @@ public struct ReplayRunner: Sendable {
         var loadedSpec: LoadedSpec?
         if let spec = options.spec {
             do {
-                loadedSpec = try await Executor(options: options.executor).loadSpec(spec).0
+                var loaded = try await Executor(options: options.executor).loadSpec(spec, checked: false).0
+                // Checked once, before any file runs: every file's strict validation reads it.
+                let problems = loaded.description.structureProblems()
+                loaded.problems = problems
+                loaded.touched = loaded.description.operations(touchedBy: problems)
+                loadedSpec = loaded
             } catch let error as CommandError {
                 problems.append(ReplayProblem(file: "--spec \(spec)", reason: error.message, hint: error.hint))
             } catch {
@@ -131,6 +136,13 @@ public struct ReplayRunner: Sendable {
             return 2
         }
 
+        if let loadedSpec, let first = loadedSpec.problems?.first {
+            let count = loadedSpec.problems?.count ?? 0
+            output.write(
+                renderer.note(
+                    "--spec \(loadedSpec.source): OpenAPIKit's structure check found \(count) problem\(count == 1 ? "" : "s"), the first at \(first)",
+                    file: loadedSpec.source))
+        }
         var reports: [FileReport] = []
         var coverage = loadedSpec
         for plan in plans {

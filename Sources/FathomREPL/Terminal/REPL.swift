@@ -103,6 +103,8 @@ public final class REPL: Sendable {
         var assembler = LineAssembler()
         var failures = 0
         while true {
+            // What arrived meanwhile (a structure check's findings), before the next prompt.
+            printer.print(await executor.takeNotices())
             let prompt = assembler.isContinuing ? palette.dim("… ") : prompt()
             guard let input = await reader.readLine(prompt: prompt) else {
                 // End of input: a half-read entry still runs, and fails clearly if it is incomplete.

@@ -83,7 +83,8 @@ import Testing
         ],
         "volatile": ["volatile", "volatile $.updatedAt"],
         "spec": [
-            "spec", "spec coverage", "spec off", "spec api.yaml", "spec --lenient 'dir with \"quotes\"/api.json'",
+            "spec", "spec coverage", "spec problems", "spec 'problems'", "spec off", "spec api.yaml",
+            "spec --lenient 'dir with \"quotes\"/api.json'",
             "spec 'off'",
         ],
         "ls": ["ls", "ls /users", "ls ..", "ls 'a b'"],

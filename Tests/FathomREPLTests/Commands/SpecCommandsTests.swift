@@ -293,4 +293,63 @@ import Testing
         let saved = try String(contentsOfFile: file, encoding: .utf8)
         #expect(saved.contains("spec http://api.test/openapi.json?api_key=") && !saved.contains(planted))
     }
+
+    /// A description with structure problems loads at once; the check's findings come as one
+    /// notice, `spec problems` lists them in order, and `validate strict` refuses only the
+    /// operations they touch.
+    @Test func structureProblemsAreANoticeAListAndStrictRefusesWhatTheyTouch() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("broken-\(UUID()).yaml").path
+        try Data(
+            """
+            openapi: 3.0.3
+            info: {title: Broken, version: "1"}
+            paths:
+              /a:
+                get:
+                  parameters:
+                    - {name: q}
+                  responses: {"200": {description: ok}}
+              /b:
+                get:
+                  responses: {"200": {description: ok, content: {application/json: {schema: {$ref: "#/components/schemas/Bad"}}}}}
+              /c:
+                get:
+                  responses: {"200": {description: ok}}
+            components:
+              schemas:
+                Bad: {type: 12}
+            """.utf8
+        ).write(to: URL(fileURLWithPath: file))
+        let transport = MockTransport()
+        transport.register("/", .json("{}"))
+        let executor = Executor(
+            options: .init(environmentPaths: [], dotEnvPath: nil, environment: [:], transport: transport))
+        _ = await executor.run("base http://api.test")
+        let loaded = await executor.run("spec \(file)")
+        #expect(loaded.outcome == .succeeded, "it loads: \(Self.texts(loaded))")
+
+        let listed = Self.texts(await executor.run("spec problems"))
+        #expect(listed.contains("paths./a.get.parameters.0: Expected to find `in` key but it is missing"), "\(listed)")
+        #expect(listed.contains("components.schemas.Bad.type:"))
+        #expect(listed.contains("2 structure problems in"))
+
+        _ = await executor.run("spec \(file)")
+        await executor.finishStructureChecks()
+        let notices = await executor.takeNotices()
+        #expect(notices.count == 1)
+        let rendered = notices.map {
+            OutputRenderer(palette: Palette(enabled: false), redactor: Redactor()).render($0).text
+        }
+        #expect(
+            rendered.first?.contains(
+                "Broken: OpenAPIKit's structure check found 2 problems, the first at paths./a.get.parameters.0") == true
+        )
+
+        _ = await executor.run("validate strict")
+        let refusedA = await executor.run("get /a")
+        #expect(refusedA.outcome == .failed)
+        #expect(Self.texts(refusedA).contains("the description's structure has problems at GET /a"))
+        #expect(await executor.run("get /b").outcome == .failed, "its schema $ref reaches the broken one")
+        #expect(await executor.run("get /c").outcome == .succeeded)
+    }
 }
