@@ -176,6 +176,101 @@ import Testing
             ])
     }
 
+    /// A media type is matched by type and subtype, parameters ignored on either side (RFC 9110):
+    /// a description that declares `application/json; charset=utf-8` checks what is sent and what
+    /// answers as `application/json`, and a body of a type it does not declare is a problem.
+    @Test func mediaTypesMatchWithoutTheirParameters() throws {
+        let api = try APIDescription(
+            data: Data(
+                """
+                openapi: 3.0.3
+                info: {title: t, version: "1"}
+                paths:
+                  /items:
+                    post:
+                      requestBody:
+                        content:
+                          application/json; charset=utf-8:
+                            schema: {type: object, required: [name], properties: {name: {type: string}}}
+                      responses:
+                        "200":
+                          description: ok
+                          content:
+                            Application/JSON; charset=utf-8:
+                              schema: {type: object, required: [id]}
+                """.utf8), name: "params.yaml")
+        let post = try #require(api.operations.first)
+        let answer = { (type: String, body: String) in
+            api.validateResponse(status: 200, contentType: type, body: Data(body.utf8), for: post).map(\.description)
+        }
+        #expect(answer("application/json", #"{"id": 1}"#).isEmpty)
+        #expect(answer("application/json;charset=UTF-8", "{}") == ["$: missing required property 'id'"])
+        let sent = { (type: String, body: String) in
+            api.checkRequest(post, path: "/items", query: [], headers: [], contentType: type, body: Data(body.utf8))
+        }
+        #expect(sent("application/json", #"{"name": "x"}"#).isEmpty)
+        #expect(sent("application/json", "{}") == ["body $: missing required property 'name'"])
+        #expect(
+            sent("text/plain", "x") == [
+                "content type text/plain is not declared for the body (declared: application/json; charset=utf-8)"
+            ])
+        let example = try #require(api.exampleBody(for: post))
+        #expect(example.value.formatted(.compactText) == #"{"name":"string"}"# + "\n")
+    }
+
+    /// Integer bounds beyond Int64 (OpenAI's `seed`) are valid JSON Schema: the description loads
+    /// with no structure problem, in YAML and JSON, and they are compared exactly.
+    @Test(arguments: ["json", "yaml"])
+    func integersBeyondInt64AreKeptExact(format: String) throws {
+        let schema = #"{"type": "integer", "minimum": -18446744073709552000, "maximum": 18446744073709552000}"#
+        let text =
+            format == "json"
+            ? #"{"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {"/seed": {"get": {"responses": {"200": {"description": "ok", "content": {"application/json": {"schema": \#(schema)}}}}}}}}"#
+            : """
+            openapi: 3.0.3
+            info: {title: t, version: "1"}
+            paths:
+              /seed: {get: {responses: {"200": {description: ok, content: {application/json: {schema: \(schema)}}}}}}
+            """
+        let api = try APIDescription(data: Data(text.utf8), name: "big.\(format)", checkStructure: false)
+        #expect(api.structureProblems().isEmpty)
+        let operation = try #require(api.operations.first)
+        let check = { (body: String) in
+            api.validateResponse(status: 200, contentType: "application/json", body: Data(body.utf8), for: operation)
+                .map(\.description)
+        }
+        #expect(check("18446744073709551999").isEmpty)
+        #expect(check("-18446744073709552000").isEmpty)
+        #expect(check("18446744073709552001") == ["$: expected ≤ 18446744073709552000, got 18446744073709552001"])
+    }
+
+    /// The most specific template wins, whatever the order the description declares them in: a
+    /// literal segment before a template, `{id}.json` before `{id}`.
+    @Test func theMostSpecificTemplateWins() throws {
+        let api = try APIDescription(
+            data: Data(
+                """
+                openapi: 3.0.3
+                info: {title: t, version: "1"}
+                paths:
+                  /files/{id}: {get: {operationId: bare, responses: {"200": {description: ok}}}}
+                  /files/{id}.json: {get: {operationId: suffixed, responses: {"200": {description: ok}}}}
+                  /{kind}/latest: {get: {operationId: anyLatest, responses: {"200": {description: ok}}}}
+                  /files/latest: {get: {operationId: latest, responses: {"200": {description: ok}}}}
+                  /v{major}/files: {get: {operationId: versioned, responses: {"200": {description: ok}}}}
+                  /{a}/{b}: {get: {operationId: two, responses: {"200": {description: ok}}}}
+                """.utf8), name: "templates.yaml")
+        let id = { (path: String) in api.operation(method: "GET", path: path)?.operationID }
+        #expect(id("/files/7.json") == "suffixed")
+        #expect(id("/files/7") == "bare")
+        #expect(id("/files/latest") == "latest")
+        #expect(id("/users/latest") == "anyLatest")
+        #expect(id("/v2/files") == "versioned")
+        #expect(id("/x/y") == "two")
+        #expect(id("/files/{id}.json") == "suffixed")
+        #expect(api.listing(at: "/files/7.json") != nil)
+    }
+
     /// An array parameter's items are checked one by one: each value of a repeated query
     /// parameter, each comma-separated part of a path or header value.
     @Test func arrayParametersAreCheckedItemByItem() throws {

@@ -312,6 +312,173 @@ import Testing
         #expect(api.document[ExternalReferences.member] == nil)
     }
 
+    /// Example data anywhere — a media type's `examples`, `components.examples`, a schema's
+    /// `example` — is data: a `$ref` in it naming a URL is never fetched, and a schema *named*
+    /// `example` in `components.schemas` is a schema, whose `$ref`s are followed.
+    @Test func exampleDataIsNeverFetched() async throws {
+        let folder = try Folder([
+            "openapi.yaml": """
+            openapi: 3.0.3
+            info: {title: t, version: "1"}
+            paths:
+              /a:
+                get:
+                  responses:
+                    "200":
+                      description: ok
+                      content:
+                        application/json:
+                          schema: {$ref: "#/components/schemas/example"}
+                          examples: {inline: {value: {$ref: "https://example.invalid/inline.json"}}}
+            components:
+              schemas:
+                example: {$ref: "common.yaml#/Thing"}
+              examples:
+                shared:
+                  value: {$ref: "https://example.invalid/shared.json"}
+                another:
+                  summary: data that looks like a reference
+                  value: {nested: [{$ref: "http://127.0.0.1:9/never"}]}
+            """,
+            "common.yaml": "Thing: {type: object, required: [id]}",
+        ])
+        let counter = Counter()
+        let file = folder.url.appendingPathComponent("openapi.yaml")
+        let api = try await APIDescription(data: try Data(contentsOf: file), name: "openapi.yaml", location: file) {
+            url in
+            counter.add(url.absoluteString)
+            return try await ExternalReferences.readFile(url)
+        }
+        #expect(counter.names.map { URL(string: $0)!.lastPathComponent } == ["common.yaml"])
+        let operation = try #require(api.operations.first)
+        #expect(
+            api.validateResponse(status: 200, contentType: "application/json", body: Data("{}".utf8), for: operation)
+                .map(\.description) == ["$: missing required property 'id'"])
+    }
+
+    /// An operation written as a `$ref` to another file (DigitalOcean's layout), or to a part of
+    /// this one, is the operation it names: its responses, body and parameters, checked by the
+    /// structure check where it is used, with no problem for the `$ref` itself.
+    @Test func anOperationByRefIsTheOperationItNames() async throws {
+        let folder = try Folder([
+            "openapi.yaml": """
+            openapi: 3.0.3
+            info: {title: t, version: "1"}
+            paths:
+              /droplets:
+                get: {$ref: "resources/droplets/list.yml"}
+                post: {$ref: "resources/droplets/create.yml"}
+              /volumes: {$ref: "paths/volumes.yml"}
+              /local:
+                get: {$ref: "#/x-operations/local"}
+            x-operations:
+              local: {operationId: local, responses: {"204": {description: none}}}
+            """,
+            "resources/droplets/list.yml": """
+            operationId: droplets_list
+            parameters: [{$ref: "../../shared/parameters.yml#/per_page"}]
+            responses:
+              "200":
+                description: Droplets
+                content: {application/json: {schema: {$ref: "models/droplet.yml"}}}
+            """,
+            "resources/droplets/create.yml": """
+            operationId: droplets_create
+            requestBody:
+              required: true
+              content: {application/json: {schema: {$ref: "models/droplet.yml"}}}
+            responses: {"202": {description: Accepted}}
+            """,
+            "resources/droplets/models/droplet.yml": """
+            type: object
+            required: [name]
+            properties: {name: {type: string, examples: [web-1]}, status: {type: string, enum: [new, active, off]}}
+            """,
+            "shared/parameters.yml": "per_page: {name: per_page, in: query, schema: {type: integer, minimum: 1}}",
+            "paths/volumes.yml": """
+            get: {$ref: "../resources/volumes/list.yml"}
+            """,
+            "resources/volumes/list.yml": """
+            operationId: volumes_list
+            responses: {"200": {description: Volumes}}
+            """,
+        ])
+        let api = try await folder.load()
+        #expect(api.operationIDs == ["droplets_list", "droplets_create", "volumes_list", "local"])
+        let list = try #require(api.operation(id: "droplets_list"))
+        #expect(list.parameters.map(\.name) == ["per_page"])
+        #expect(list.responses.map(\.status) == ["200"])
+        #expect(
+            api.validateResponse(
+                status: 200, contentType: "application/json", body: Data(#"{"status": "off"}"#.utf8), for: list
+            ).map(\.description) == ["$: missing required property 'name'"])
+        let create = try #require(api.operation(id: "droplets_create"))
+        #expect(api.exampleBody(for: create)?.value.formatted(.compactText) == #"{"name":"web-1"}"# + "\n")
+        #expect(api.structureProblems().isEmpty)
+    }
+
+    /// How many documents a description may bring in is a bound the caller sets; the default
+    /// takes DigitalOcean's 2,850.
+    @Test func theDocumentBoundIsTheCallers() async throws {
+        let folder = try Folder([
+            "openapi.yaml": """
+            openapi: 3.0.3
+            info: {title: t, version: "1"}
+            paths: {/a: {$ref: "a.yaml"}}
+            """,
+            "a.yaml":
+                #"get: {responses: {"200": {description: ok, content: {application/json: {schema: {$ref: "b.yaml"}}}}}}"#,
+            "b.yaml": "type: integer",
+        ])
+        let file = folder.url.appendingPathComponent("openapi.yaml")
+        await #expect {
+            try await APIDescription(
+                data: try Data(contentsOf: file), name: "openapi.yaml", location: file, documentLimit: 2)
+        } throws: { error in
+            "\(error)" == "openapi.yaml: its $refs reach more than 2 documents (`spec --max-documents N` allows more)"
+        }
+        let api = try await APIDescription(
+            data: try Data(contentsOf: file), name: "openapi.yaml", location: file, documentLimit: 3)
+        #expect(api.documents == ["a.yaml", "b.yaml"])
+        #expect(APIDescription.defaultDocumentLimit >= 2_850)
+    }
+
+    /// A split description the size of DigitalOcean's: 3,000 files, every operation by `$ref`,
+    /// loads whole, and the structure check finds nothing to say.
+    @Test func aSplitDescriptionOfThreeThousandFilesLoadsWhole() async throws {
+        var files: [String: String] = [:]
+        var paths = ""
+        for n in 0..<1_000 {
+            paths += "  /things\(n)/{id}: {$ref: \"paths/things\(n).yml\"}\n"
+            files["paths/things\(n).yml"] = """
+                get: {$ref: "../operations/get\(n).yml"}
+                """
+            files["operations/get\(n).yml"] = """
+                operationId: get\(n)
+                parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+                responses:
+                  "200": {description: ok, content: {application/json: {schema: {$ref: "../models/thing\(n).yml"}}}}
+                """
+            files["models/thing\(n).yml"] = """
+                type: object
+                required: [id]
+                properties: {id: {type: integer}, next: {$ref: "thing\((n + 1) % 1_000).yml"}}
+                """
+        }
+        files["openapi.yaml"] = "openapi: 3.0.3\ninfo: {title: Big, version: \"1\"}\npaths:\n" + paths
+        let folder = try Folder(files)
+        let api = try await folder.load()
+        #expect(api.documents.count == 3_000)
+        #expect(api.operations.count == 1_000)
+        let last = try #require(api.operation(method: "GET", path: "/things999/7"))
+        #expect(last.operationID == "get999")
+        #expect(
+            api.validateResponse(
+                status: 200, contentType: "application/json", body: Data(#"{"id": 1, "next": {}}"#.utf8), for: last
+            ).map(\.description) == ["$.next: missing required property 'id'"])
+        #expect(api.structureProblems().isEmpty)
+    }
+
     final class Counter: @unchecked Sendable {
         private let lock = NSLock()
         private var list: [String] = []

@@ -35,6 +35,17 @@ import Testing
         #expect(!SchemaFormats.isEmail("joe..bloggs@example.com") && !SchemaFormats.isEmail("joe bloggs@example.com"))
     }
 
+    /// RFC 3339's grammar: `T` (or `t`) between date and time; a space is its prose's aside, not
+    /// the format.
+    @Test func dateTimesTakeTheirT() {
+        for good in ["2026-11-26T03:51:14Z", "2026-11-26t03:51:14.5+01:00", "1990-12-31T23:59:60Z"] {
+            #expect(SchemaFormats.isDateTime(good), "\(good)")
+        }
+        for bad in ["2026-11-26 03:51:14Z", "2026-11-26", "2026-11-26T03:51:14", "2026-11-26T25:00:00Z"] {
+            #expect(!SchemaFormats.isDateTime(bad), "\(bad)")
+        }
+    }
+
     @Test func durationsPointersAndTemplates() {
         for good in ["P3D", "PT1H30M", "P1Y2M", "P4W", "P1Y2M3DT4H5M6S"] {
             #expect(SchemaFormats.isDuration(good), "\(good)")

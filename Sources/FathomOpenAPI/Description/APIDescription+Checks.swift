@@ -66,8 +66,7 @@ extension APIDescription {
     func bodyValue(
         _ body: Data, contentType: String, schema: JSON, parse: (Data) -> JSON? = { try? JSON(parsing: $0) }
     ) -> BodyValue {
-        let essence =
-            contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let essence = APIOperation.essence(of: contentType)
         let text = { JSON.string(String(decoding: body, as: UTF8.self)) }
         if essence == "application/json" || essence.hasSuffix("+json") {
             return parse(body).map(BodyValue.value) ?? .notJSON
@@ -207,6 +206,12 @@ extension APIDescription {
                     let types = requestBody.content.map(\.name).joined(separator: ", ")
                     problems.append("\(operation.title) requires a body" + (types.isEmpty ? "" : " (\(types))"))
                 }
+            } else if !requestBody.content.isEmpty,
+                APIOperation.mediaType(contentType, in: requestBody.content) == nil
+            {
+                let declared = requestBody.content.map(\.name).joined(separator: ", ")
+                problems.append(
+                    "content type \(contentType ?? "(none)") is not declared for the body (declared: \(declared))")
             } else if let body, let mediaType = APIOperation.mediaType(contentType, in: requestBody.content),
                 let schema = mediaType.schema
             {
@@ -337,7 +342,7 @@ extension APIDescription {
 
     private func bodyFieldSchemas(for operation: APIOperation) -> [(name: String, schema: JSON)] {
         guard let content = operation.requestBody?.content,
-            let media = content.first(where: { $0.name.lowercased().hasSuffix("json") }) ?? content.first,
+            let media = content.first(where: { $0.essence.hasSuffix("json") }) ?? content.first,
             let schema = media.schema
         else { return [] }
         var fields: [(name: String, schema: JSON)] = []

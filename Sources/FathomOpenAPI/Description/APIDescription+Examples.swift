@@ -9,8 +9,8 @@ extension APIDescription {
     public func exampleBody(for operation: APIOperation) -> (mediaType: String, value: JSON)? {
         guard let content = operation.requestBody?.content, !content.isEmpty else { return nil }
         let mediaType =
-            content.first { $0.name.lowercased().hasSuffix("json") }
-            ?? content.first { $0.name == "application/x-www-form-urlencoded" } ?? content[0]
+            content.first { $0.essence.hasSuffix("json") }
+            ?? content.first { $0.essence == "application/x-www-form-urlencoded" } ?? content[0]
         if let example = mediaType.example { return (mediaType.name, example) }
         guard let schema = mediaType.schema else { return nil }
         var visiting: Set<String> = []

@@ -56,7 +56,10 @@ public struct APIDescription: Sendable {
     /// - Throws: ``DescriptionError`` naming the place: `paths./pets.get.responses: …`.
     public init(data: Data, name: String, checkStructure: Bool = true) throws(DescriptionError) {
         let (document, version, dialect, input) = try Self.read(data, name: name)
-        try self.init(document: document, name: name, version: version, dialect: dialect, structureInput: input)
+        let inlined = ExternalReferences.inliningOperations(in: document)
+        try self.init(
+            document: inlined ?? document, name: name, version: version, dialect: dialect,
+            structureInput: inlined.map { StructureInput(document: $0, text: nil) } ?? input)
         if checkStructure { try throwFirstStructureProblem() }
     }
 
@@ -75,22 +78,31 @@ public struct APIDescription: Sendable {
     ///   - location: Where `data` was read from.
     ///   - checkStructure: Whether OpenAPIKit checks the structure first.
     ///   - fetch: Reads another document; by default `file:` URLs are read and others refused.
+    ///   - documentLimit: How many documents, this one's too, its `$ref`s may bring in (a bound on
+    ///     the work a description can ask for); ``defaultDocumentLimit`` unless given.
     /// - Throws: ``DescriptionError``; one for a document that cannot be read names the `$ref`
     ///   and its place.
     public init(
         data: Data, name: String, location: URL, checkStructure: Bool = true,
-        fetch: (@Sendable (URL) async throws -> Data)? = nil
+        fetch: (@Sendable (URL) async throws -> Data)? = nil, documentLimit: Int = defaultDocumentLimit
     ) async throws(DescriptionError) {
         let (document, version, dialect, input) = try Self.read(data, name: name)
-        if checkStructure, let problem = input.problems(dialect: dialect).first {
-            throw DescriptionError("\(name): \(problem)", isStructural: true)
-        }
         let bundled = try await ExternalReferences.bundle(
-            document, name: name, location: location, fetch: fetch ?? ExternalReferences.readFile)
+            document, name: name, location: location, fetch: fetch ?? ExternalReferences.readFile,
+            limit: documentLimit)
+        // Operations by `$ref` read as operations, by every reader; the structure check then
+        // checks them where they are used (other documents' parts only where the root names them).
+        let inlined = ExternalReferences.inliningOperations(in: bundled.document)
         try self.init(
-            document: bundled.document, name: name, version: version, dialect: dialect, documents: bundled.others,
-            structureInput: input)
+            document: inlined ?? bundled.document, name: name, version: version, dialect: dialect,
+            documents: bundled.others,
+            structureInput: inlined.map { StructureInput(document: $0, text: nil) } ?? input)
+        if checkStructure { try throwFirstStructureProblem() }
     }
+
+    /// How many documents a description's `$ref`s may bring in unless told otherwise: DigitalOcean's
+    /// split description (2,850 files) fits with room.
+    public static let defaultDocumentLimit = 10_000
 
     /// What OpenAPIKit's structure check finds in the description.
     ///
@@ -192,16 +204,20 @@ public struct APIDescription: Sendable {
     /// Every `operationId`, in the document's order.
     public var operationIDs: [String] { operations.compactMap(\.operationID) }
 
-    /// The operation a request goes to: `path` is the request's path below the API's base
-    /// (`/pets/42` for `/pets/{petId}`); literal segments win over templated ones.
+    /// The operation a request goes to.
+    ///
+    /// `path` is the request's path below the API's base (`/pets/42` for `/pets/{petId}`). The
+    /// most specific template wins, whatever the order the document declares them in: at the
+    /// first segment where two differ, a literal segment before a template, and a template with
+    /// literal text (`{id}.json`) before a bare one (`{id}`).
     public func operation(method: String, path: String) -> APIOperation? {
         let segments = PathTree.segments(of: path)
-        var best: (APIOperation, Int)?
+        var best: (operation: APIOperation, ranks: [Int])?
         for operation in operations where operation.method == method.uppercased() {
-            guard let literals = PathTree.match(operation.pathSegments, segments) else { continue }
-            if best == nil || literals > best!.1 { best = (operation, literals) }
+            guard let ranks = PathTree.match(operation.pathSegments, segments) else { continue }
+            if best == nil || best!.ranks.lexicographicallyPrecedes(ranks) { best = (operation, ranks) }
         }
-        return best?.0
+        return best?.operation
     }
 
     /// `path` below the API's base: a server's path (`/v1`) or `basePath` taken off the front

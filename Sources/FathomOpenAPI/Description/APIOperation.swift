@@ -84,22 +84,34 @@ public struct APIOperation: Sendable, Hashable {
         public var schema: JSON?
         /// `example`, or the first of `examples`.
         public var example: JSON?
+
+        /// ``name``'s type and subtype, lowercased, without parameters (`application/json`).
+        public var essence: String { APIOperation.essence(of: name) }
     }
 
     /// The media type that fits `contentType` best: exact, then `type/*`, then `*/*`.
+    ///
+    /// Types are compared by type and subtype only, case-insensitively, as RFC 9110 compares them:
+    /// parameters (`; charset=utf-8`) on either side are not part of the match.
     public static func mediaType(_ contentType: String?, in content: [MediaType]) -> MediaType? {
         guard let contentType else { return content.first }
-        let essence =
-            contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-        if let exact = content.first(where: { $0.name.lowercased() == essence }) { return exact }
+        let essence = Self.essence(of: contentType)
+        if let exact = content.first(where: { $0.essence == essence }) { return exact }
         let type = essence.split(separator: "/").first.map(String.init) ?? ""
-        if let wildcard = content.first(where: { $0.name.lowercased() == "\(type)/*" }) { return wildcard }
+        if let wildcard = content.first(where: { $0.essence == "\(type)/*" }) { return wildcard }
         if essence.hasSuffix("+json") || essence == "application/json",
-            let json = content.first(where: { $0.name.lowercased().hasSuffix("json") })
+            let json = content.first(where: { $0.essence.hasSuffix("json") })
         {
             return json
         }
-        return content.first { $0.name == "*/*" }
+        return content.first { $0.essence == "*/*" }
+    }
+
+    /// `type/subtype` of a media type, lowercased, without parameters:
+    /// `Application/JSON; charset=utf-8` → `application/json`.
+    public static func essence(of mediaType: String) -> String {
+        let type = mediaType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return type.trimmingCharacters(in: .whitespaces).lowercased()
     }
 
     /// The response declared for `status`: exact, then its class (`4XX`), then `default`.
@@ -126,7 +138,8 @@ extension APIDescription {
             }
             let shared = parameters(pathItem["parameters"], in: document)
             for member in members where methods.contains(member.key) {
-                let value = member.value
+                // An operation by `$ref` (outside OpenAPI, but written): what it names.
+                let value = resolved(member.value, in: document) ?? member.value
                 var parameters = shared
                 for own in Self.parameters(value["parameters"], in: document) {
                     parameters.removeAll { $0.name == own.name && $0.location == own.location }

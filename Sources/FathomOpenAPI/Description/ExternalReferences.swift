@@ -15,13 +15,12 @@ import Foundation
 struct ExternalReferences {
     /// The member of the root the other documents go under.
     static let member = "x-fathom-documents"
-    /// How many documents one description may bring in.
-    static let limit = 500
 
     typealias Fetch = @Sendable (URL) async throws -> Data
 
     private let name: String
     private let fetch: Fetch
+    private let limit: Int
     /// Documents by URL (without fragment), in the order first named; the root is the first.
     private var urls: [URL] = []
     private var documents: [URL: JSON] = [:]
@@ -34,21 +33,24 @@ struct ExternalReferences {
     ///   - name: The root's name, for messages.
     ///   - location: Where the root was read from; relative references resolve against it.
     ///   - fetch: Reads a document by URL.
+    ///   - limit: How many documents, the root's too, the description may bring in.
     /// - Throws: ``DescriptionError`` naming the `$ref`, its place and why its document could not
     ///   be read.
     /// - Returns: The bundled tree, and the other documents read, by the keys they went under
     ///   (their paths from the root's folder, or URLs), in the order first named.
     static func bundle(
-        _ root: JSON, name: String, location: URL, fetch: @escaping Fetch
+        _ root: JSON, name: String, location: URL, fetch: @escaping Fetch,
+        limit: Int = APIDescription.defaultDocumentLimit
     ) async throws(DescriptionError) -> (document: JSON, others: [String]) {
-        var bundler = ExternalReferences(name: name, fetch: fetch)
+        var bundler = ExternalReferences(name: name, fetch: fetch, limit: limit)
         let document = try await bundler.bundle(root, location: location.absoluteURL.standardized.withoutFragment)
         return (document, bundler.urls.dropFirst().map { bundler.keys[$0]! })
     }
 
-    private init(name: String, fetch: @escaping Fetch) {
+    private init(name: String, fetch: @escaping Fetch, limit: Int) {
         self.name = name
         self.fetch = fetch
+        self.limit = limit
     }
 
     private mutating func bundle(_ root: JSON, location: URL) async throws(DescriptionError) -> JSON {
@@ -79,8 +81,10 @@ struct ExternalReferences {
                     continue
                 }
                 if documents[target] == nil {
-                    guard urls.count <= Self.limit else {
-                        throw DescriptionError("\(name): its $refs reach more than \(Self.limit) documents")
+                    guard urls.count < limit else {
+                        throw DescriptionError(
+                            "\(name): its $refs reach more than \(limit) documents (`spec --max-documents N` allows more)"
+                        )
                     }
                     let data: Data
                     do {
@@ -104,6 +108,37 @@ struct ExternalReferences {
         guard case .object(var members) = rewrite(root, in: location) else { return root }
         members.append(JSON.Member(key: Self.member, value: .object(others)))
         return .object(members)
+    }
+
+    /// `document` with each operation written as a `$ref` (`get: {$ref: ops/list.yaml}`, as
+    /// DigitalOcean's description and Redocly's bundler write them) replaced by the operation it
+    /// names, in the root's `paths` and `webhooks`; `nil` when it has none.
+    ///
+    /// OpenAPI has no Reference Object for an operation, so every reader (the index, the
+    /// validator, OpenAPIKit's structure check) would see an empty one. Call it on a bundled
+    /// document: every `$ref` there is a pointer into the bundle, so an operation moved out of
+    /// its file keeps meaning what it did.
+    static func inliningOperations(in document: JSON) -> JSON? {
+        guard case .object(var members) = document else { return nil }
+        var changed = false
+        for index in members.indices where ["paths", "webhooks"].contains(members[index].key) {
+            guard case .object(var items) = members[index].value else { continue }
+            for item in items.indices {
+                guard let pathItem = APIDescription.resolved(items[item].value, in: document),
+                    case .object(var fields) = pathItem,
+                    fields.contains(where: { APIDescription.methods.contains($0.key) && $0.value["$ref"] != nil })
+                else { continue }
+                for field in fields.indices where APIDescription.methods.contains(fields[field].key) {
+                    if let operation = APIDescription.resolved(fields[field].value, in: document) {
+                        fields[field].value = operation
+                    }
+                }
+                items[item].value = .object(fields)
+                changed = true
+            }
+            members[index].value = .object(items)
+        }
+        return changed ? .object(members) : nil
     }
 
     /// Whether a discriminator's mapping value is a reference (`#/components/schemas/Dog`,
@@ -133,7 +168,7 @@ struct ExternalReferences {
 
         /// Members whose values are maps from names (when they are objects).
         private static let nameMaps: Set<String> = BooleanSchemas.named.union([
-            "paths", "webhooks", "components", "schemas", "responses", "parameters", "requestBodies", "headers",
+            "paths", "webhooks", "schemas", "responses", "parameters", "requestBodies", "headers",
             "securitySchemes", "links", "callbacks", "pathItems", "content", "encoding",
         ])
         private static let data: Set<String> = ["example", "default", "enum", "const"]

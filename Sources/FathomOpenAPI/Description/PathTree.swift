@@ -38,16 +38,17 @@ struct PathTree: Sendable {
         insert(index, at: segments.dropFirst(), into: &node.children[first]!)
     }
 
-    /// The node a concrete or templated path leads to: a literal child first, else a template
-    /// that matches the segment.
+    /// The node a concrete or templated path leads to: a literal child first, else the most
+    /// specific template that matches the segment (``specificity(of:)``), whatever the document's
+    /// order.
     func node(at segments: [String]) -> Node? {
         var node = root
         for segment in segments {
             if let literal = node.children[segment] {
                 node = literal
-            } else if let template = node.order.first(where: {
-                Self.isTemplate($0) && Self.matches(template: $0, segment)
-            }) {
+            } else if let template = node.order.filter({ Self.isTemplate($0) && Self.matches(template: $0, segment) })
+                .max(by: { Self.specificity(of: $0) < Self.specificity(of: $1) })
+            {
                 node = node.children[template]!
             } else {
                 return nil
@@ -82,20 +83,42 @@ struct PathTree: Sendable {
         return regex.firstMatch(in: segment, range: NSRange(segment.startIndex..., in: segment)) != nil
     }
 
-    /// How well a request path fits a template: the number of literal segments matched, or `nil`.
+    /// How well a request path fits a template, segment by segment from the left.
     ///
-    /// A template in the request (`/pets/{petId}`) fits the same template.
-    static func match(_ template: [String], _ segments: [String]) -> Int? {
+    /// `nil` when it does not fit. Compare two with `lexicographicallyPrecedes`: the more specific
+    /// template ranks higher, at the first segment where they differ.
+    ///
+    /// A literal segment ranks above any template; a template with literal text (`{id}.json`,
+    /// `v{major}`) above a bare parameter (`{id}`), the more literal text the higher. A template
+    /// in the request (`/pets/{petId}`) fits the same template.
+    static func match(_ template: [String], _ segments: [String]) -> [Int]? {
         guard template.count == segments.count else { return nil }
-        var literals = 0
+        var ranks: [Int] = []
+        ranks.reserveCapacity(template.count)
         for (expected, given) in zip(template, segments) {
-            if expected == given {
-                literals += isTemplate(expected) ? 0 : 1
-            } else if !isTemplate(expected) || !matches(template: expected, given) {
+            if expected == given, !isTemplate(expected) {
+                ranks.append(Int.max)
+            } else if isTemplate(expected), expected == given || matches(template: expected, given) {
+                ranks.append(specificity(of: expected))
+            } else {
                 return nil
             }
         }
-        return literals
+        return ranks
+    }
+
+    /// How much of a template segment is literal text: 0 for `{id}`, 5 for `{id}.json`.
+    static func specificity(of template: String) -> Int {
+        var literal = 0
+        var inParameter = false
+        for character in template {
+            switch character {
+            case "{": inParameter = true
+            case "}": inParameter = false
+            default: if !inParameter { literal += 1 }
+            }
+        }
+        return literal
     }
 }
 

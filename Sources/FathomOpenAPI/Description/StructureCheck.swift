@@ -235,11 +235,47 @@ struct StructureInput: Sendable {
 
     func problems(dialect: SchemaDialect) -> [DescriptionProblem] {
         let objects = dialect == .draft2020_12 ? BooleanSchemas.asObjects(in: document) : nil
+        let narrowed = Self.narrowingWideIntegers(in: objects ?? document)
+        let checked = narrowed ?? objects ?? document
         let json =
-            objects == nil
-            ? text ?? Data(document.formatted(.compactText).utf8) : Data(objects!.formatted(.compactText).utf8)
+            narrowed == nil && objects == nil
+            ? text ?? Data(document.formatted(.compactText).utf8) : Data(checked.formatted(.compactText).utf8)
         let decoding: any StructureDecoding.Type = dialect == .openAPI30 ? StructureCheck30.self : StructureCheck31.self
-        return StructureCheck.problems(in: objects ?? document, json: json, decoding: decoding)
+        return StructureCheck.problems(in: checked, json: json, decoding: decoding)
+    }
+
+    /// `value` with every integer beyond Int64 (OpenAI's `maximum: 18446744073709552000`) written
+    /// as the nearest one inside it; `nil` when it has none.
+    ///
+    /// OpenAPIKit holds an integer schema's bounds as `Int` and reports a wider one as "not an
+    /// integer": valid JSON Schema it cannot represent, not a problem of the description. Only the
+    /// check reads the narrowed copy; the description keeps every number as written, and the
+    /// validator compares them exactly.
+    static func narrowingWideIntegers(in value: JSON) -> JSON? {
+        switch value {
+        case .number(let text):
+            guard Int64(text) == nil, let number = Double(text), number.rounded() == number, abs(number) >= 0x1p63
+            else { return nil }
+            return .number(number < 0 ? String(Int64.min) : String(Int64.max))
+        case .array(let elements):
+            var changed: [JSON]?
+            for (index, element) in elements.enumerated() {
+                guard let narrowed = narrowingWideIntegers(in: element) else { continue }
+                if changed == nil { changed = elements }
+                changed![index] = narrowed
+            }
+            return changed.map(JSON.array)
+        case .object(let members):
+            var changed: [JSON.Member]?
+            for (index, member) in members.enumerated() {
+                guard let narrowed = narrowingWideIntegers(in: member.value) else { continue }
+                if changed == nil { changed = members }
+                changed![index].value = narrowed
+            }
+            return changed.map(JSON.object)
+        default:
+            return nil
+        }
     }
 }
 

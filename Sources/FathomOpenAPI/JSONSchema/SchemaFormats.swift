@@ -105,8 +105,12 @@ enum SchemaFormats {
         return true
     }
 
+    /// Whether `text` is an RFC 3339 `date-time`.
+    ///
+    /// Its grammar is `full-date "T" full-time`, the `T` in either case. The RFC's note that
+    /// applications may use a space is not its grammar, and JSON Schema's format is the grammar.
     static func isDateTime(_ text: String) -> Bool {
-        guard let separator = text.firstIndex(where: { $0 == "T" || $0 == "t" || $0 == " " }) else { return false }
+        guard let separator = text.firstIndex(where: { $0 == "T" || $0 == "t" }) else { return false }
         return isDate(String(text[..<separator])) && isTime(String(text[text.index(after: separator)...]))
     }
 

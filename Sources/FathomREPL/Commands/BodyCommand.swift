@@ -1,4 +1,5 @@
 import FathomJSON
+import FathomOpenAPI
 
 /// `body …`: the draft's body — JSON or text as written, a file, a heredoc, a form, JSON fields,
 /// multipart, text sent exactly as it is (`raw`), or none.
@@ -152,7 +153,8 @@ struct BodyCommand: SingleCommand {
             throw CommandError("\(operation.title) takes no request body")
         }
         let body: BodySpec
-        if mediaType == "application/x-www-form-urlencoded", case .object(let members) = value {
+        let essence = APIOperation.essence(of: mediaType)
+        if essence == "application/x-www-form-urlencoded", case .object(let members) = value {
             body = .form(
                 members.map { member in
                     var text = {
@@ -162,7 +164,7 @@ struct BodyCommand: SingleCommand {
                     if text.hasSuffix("\n") { text.removeLast() }
                     return BodySpec.Field(name: member.key, value: text)
                 })
-        } else if case .string(let text) = value, !mediaType.lowercased().hasSuffix("json") {
+        } else if case .string(let text) = value, !essence.hasSuffix("json") {
             body = .text(text)
         } else {
             var text = value.formatted(.pretty)

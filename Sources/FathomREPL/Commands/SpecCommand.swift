@@ -4,7 +4,7 @@ import FathomOpenAPI
 /// that `ls`, `describe`, `op`, completion and the checks of every request and response read.
 struct SpecCommand: SingleCommand {
     static let spec = CommandSpec(
-        name: "spec", synopsis: "spec [FILE|URL | coverage | problems | off]",
+        name: "spec", synopsis: "spec [--remote] [--max-documents N] [FILE|URL | coverage | problems | off]",
         summary: "load an OpenAPI description; bare says what is loaded, `coverage` what was called",
         details: """
             OpenAPI 3.0 and 3.1, JSON or YAML. The base URL comes from its servers when none is set. Every \
@@ -14,33 +14,59 @@ struct SpecCommand: SingleCommand {
             The description belongs to the base's API: requests to another origin are not checked by it. \
             A description loads as soon as it can be read; OpenAPIKit's structure check runs after, and what \
             it finds is one notice — `spec problems` lists every problem in the document's order, and \
-            `validate strict` refuses the operations they touch. (`--lenient` is still taken, and changes nothing.)
+            `validate strict` refuses the operations they touch. (`--lenient` is still taken, and changes nothing.) \
+            A description read from a file causes no network traffic: a `$ref` in it to an http(s) URL is an \
+            error unless `spec --remote FILE` allows remote documents (only where a schema, parameter or \
+            other part of the API is expected; example data is never fetched). A description from a URL may \
+            name others on the web; the session's credentials go only to its own server. A split description may \
+            bring in 10,000 documents (about 40 KB of memory each for a typical one); `--max-documents N` \
+            sets another bound.
             """,
         completion: .wordsOrFiles(["coverage", "problems", "off"]), group: .api)
 
     enum Action: Equatable {
         case show
-        case load(String, lenient: Bool)
+        case load(String, LoadOptions = LoadOptions())
         case coverage
         case problems
         case unload
+    }
+
+    /// How a description is read: `--lenient` (taken, changes nothing), `--remote` (a file's
+    /// `$ref`s may name URLs), `--max-documents N`.
+    struct LoadOptions: Equatable, Sendable {
+        var lenient = false
+        var remote = false
+        var maxDocuments: Int?
     }
 
     var action: Action
 
     static func parse(_ arguments: inout Arguments) throws(CommandError) -> Self {
         guard var word = try arguments.optionalWord() else { return SpecCommand(action: .show) }
-        var lenient = false
-        if word.text == "--lenient", !word.quoted {
-            lenient = true
+        var options = LoadOptions()
+        while !word.quoted, word.text.hasPrefix("--") {
+            switch word.text {
+            case "--lenient": options.lenient = true
+            case "--remote": options.remote = true
+            case "--max-documents":
+                let count = try arguments.word("a number of documents")
+                guard let limit = Int(count.text), limit > 0 else {
+                    throw CommandError("--max-documents takes a positive number, not '\(count.text)'")
+                }
+                options.maxDocuments = limit
+            default:
+                throw CommandError(
+                    "unknown option '\(word.text)' for spec", hint: "spec [--remote] [--max-documents N] FILE|URL")
+            }
             word = try arguments.word("a description's file or URL")
         }
         try arguments.end()
-        switch (word.quoted ? "" : word.text, lenient) {
-        case ("coverage", false): return SpecCommand(action: .coverage)
-        case ("problems", false): return SpecCommand(action: .problems)
-        case ("off", false): return SpecCommand(action: .unload)
-        default: return SpecCommand(action: .load(word.text, lenient: lenient))
+        switch (word.quoted ? "" : word.text, options == LoadOptions()) {
+        case ("coverage", true): return SpecCommand(action: .coverage)
+        case ("problems", true): return SpecCommand(action: .problems)
+        case ("off", true): return SpecCommand(action: .unload)
+        default: return SpecCommand(action: .load(word.text, options))
         }
     }
 
@@ -62,8 +88,9 @@ struct SpecCommand: SingleCommand {
         case .coverage: "spec coverage"
         case .problems: "spec problems"
         case .unload: "spec off"
-        case .load(let source, let lenient):
-            "spec " + (lenient ? "--lenient " : "")
+        case .load(let source, let options):
+            "spec " + (options.lenient ? "--lenient " : "") + (options.remote ? "--remote " : "")
+                + (options.maxDocuments.map { "--max-documents \($0) " } ?? "")
                 + (["coverage", "problems", "off"].contains(source)
                     ? "'\(source)'" : Quoting.word(source, literal: true))
         }
@@ -73,9 +100,9 @@ struct SpecCommand: SingleCommand {
         switch action {
         case .show:
             return .shows(.event(.specShown((try? executor.requireSpec()).map(SpecSummary.init))))
-        case .load(let given, let lenient):
+        case .load(let given, let options):
             let source = try executor.session.variables.expand(given)
-            let (loaded, server) = try await executor.loadSpec(source, lenient: lenient)
+            let (loaded, server) = try await executor.loadSpec(source, options: options)
             var baseFromServers: String?
             if executor.session.current == nil, let server {
                 // No base yet: the description's first server names the API it belongs to.

@@ -262,11 +262,13 @@ extension Executor {
 
     /// A credential typed straight into a request (`password=hunter2`, `?api_key=…`, a JSON body's
     /// `"token": "…"`) is a secret like a captured one: masked in output and history, and saved as
-    /// a `{{name}}` reference. Values that are `{{templates}}` are the variables' business.
+    /// a `{{name}}` reference. Values that are `{{templates}}` are the variables' business. A body
+    /// `body example` made is no one's credential: its `"password": "string"` is a placeholder,
+    /// and masking `string` would mask that word everywhere after.
     func registerTypedSecrets(in draft: Draft) {
         let consider = registerIfSecret(item:_:)
         for pair in draft.query { consider(pair.name, pair.value) }
-        switch draft.body {
+        switch draft.bodyIsExample ? .none : draft.body {
         case .form(let fields):
             for field in fields { consider(field.name, field.value) }
         case .json(let items), .multipart(let items):

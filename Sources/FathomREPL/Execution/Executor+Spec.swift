@@ -52,10 +52,14 @@ extension Executor {
     /// (most of a large description's load) runs after, off the line (``startStructureCheck(_:)``),
     /// and its findings come as a notice and in `spec problems`. `lenient` is accepted as it was
     /// (`spec --lenient`), and changes nothing now: no description is refused for its structure.
-    /// - Parameter checked: Starts the structure check in this session (a replay checks the
-    ///   description it gives every file once, itself).
+    /// - Parameters:
+    ///   - options: `remote` lets a description read from a file read the http(s) documents its
+    ///     `$ref`s name (`spec --remote`; without it, a file causes no network traffic);
+    ///     `maxDocuments` bounds how many documents it brings in.
+    ///   - checked: Starts the structure check in this session (a replay checks the description
+    ///     it gives every file once, itself).
     func loadSpec(
-        _ source: String, lenient: Bool = false, checked: Bool = true
+        _ source: String, options: SpecCommand.LoadOptions = .init(), checked: Bool = true
     ) async throws -> (
         LoadedSpec, server: String?
     ) {
@@ -77,12 +81,12 @@ extension Executor {
             }
             location = URL(fileURLWithPath: path)
         }
-        let fetch = try await documentReader(from: location)
+        let fetch = try await documentReader(from: location, remote: options.remote)
         let description: APIDescription
         do {
             description = try await APIDescription(
                 data: data, name: (source as NSString).lastPathComponent, location: location, checkStructure: false,
-                fetch: fetch)
+                fetch: fetch, documentLimit: options.maxDocuments ?? APIDescription.defaultDocumentLimit)
         } catch {
             throw CommandError(error.message)
         }
@@ -153,16 +157,25 @@ extension Executor {
 
     /// How the documents a description's `$ref`s name are read: as the description was, from
     /// files or over HTTP with the session's client settings. The session's credentials go only
-    /// to the server the description came from, never to another one its author names, and a
-    /// description from a server reads no local file.
-    private func documentReader(from location: URL) async throws -> @Sendable (URL) async throws -> Data {
+    /// to the server the description came from, never to another one its author names; a
+    /// description from a server reads no local file, and one from a file reads no URL unless
+    /// `remote` (`spec --remote`) allows it.
+    private func documentReader(
+        from location: URL, remote: Bool
+    ) async throws -> @Sendable (URL) async throws -> Data {
         let origin = Self.origin(of: location)
-        let client = location.isFileURL ? plainClient() : try await descriptionClient(for: location.absoluteString)
-        let anonymous = plainClient()
+        let client =
+            location.isFileURL
+            ? try await self.client(api: nil, draftAuth: nil)
+            : try await descriptionClient(for: location.absoluteString)
+        let anonymous = try await self.client(api: nil, draftAuth: nil)
         return { url in
             if url.isFileURL {
                 guard origin == nil else { throw DescriptionError("a description read over HTTP reads no local file") }
                 return try DescriptionFile.read(url.path)
+            }
+            guard origin != nil || remote else {
+                throw DescriptionError("a description read from a file reads no URL unless asked: `spec --remote FILE`")
             }
             do {
                 return try await Self.fetchDescription(

@@ -78,11 +78,11 @@ public final class REPL: Sendable {
                 await executor.define("demo", url)
                 commands.append((BaseCommand(url: "{{demo}}"), false))
                 if describes {
-                    commands.append((SpecCommand(action: .load("{{demo}}/openapi.json", lenient: false)), true))
+                    commands.append((SpecCommand(action: .load("{{demo}}/openapi.json")), true))
                 }
             case .base(let url): commands.append((BaseCommand(url: url), false))
             case .environment(let name): commands.append((EnvCommand(use: name), false))
-            case .spec(let source): commands.append((SpecCommand(action: .load(source, lenient: false)), false))
+            case .spec(let source): commands.append((SpecCommand(action: .load(source)), false))
             }
             for (command, quiet) in commands {
                 let result = await executor.run(command, text: command.line, location: nil)

@@ -211,6 +211,54 @@ import Testing
         #expect(await executor.run("body example").outcome == .failed)
     }
 
+    /// A body `body example` made is a placeholder, not a credential: sent, its `password`
+    /// becomes no secret, so the word is not masked in later output. One the person types is.
+    @Test func anExampleBodyMakesNoSecret() async throws {
+        let (executor, transport, _) = try await Self.loaded()
+        transport.register("/login", .json(#"{"token": "t"}"#))
+        _ = await executor.run("method POST")
+        _ = await executor.run("path /login")
+        _ = await executor.run("body example")
+        #expect(await executor.run("send").outcome != .failed)
+        #expect(executor.redactor.redact("difference-engine") == "difference-engine")
+        _ = await executor.run("post /login username=ada password=typed-by-hand")
+        #expect(!executor.redactor.redact("typed-by-hand").contains("typed-by-hand"))
+    }
+
+    /// A description read from a file causes no network traffic: a `$ref` to a URL in it is one
+    /// error saying how to allow it, and the line changes nothing; `spec --remote` reads it.
+    @Test func aFileDescriptionReadsNoURLUnlessAsked() async throws {
+        let (executor, transport, _) = try Self.session()
+        transport.register("/schemas/pet.json", .json(#"{"type": "object", "required": ["id"]}"#))
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("remote-\(UUID()).yaml").path
+        try Data(
+            """
+            openapi: 3.0.3
+            info: {title: Remote, version: "1"}
+            paths:
+              /pets:
+                get:
+                  responses:
+                    "200": {description: ok, content: {application/json: {schema: {$ref: "http://api.test/schemas/pet.json"}}}}
+            """.utf8
+        ).write(to: URL(fileURLWithPath: file))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        _ = await executor.run("base http://api.test")
+        let refused = await executor.run("spec \(file)")
+        #expect(refused.outcome == .failed)
+        #expect(Self.texts(refused).contains("spec --remote FILE"))
+        #expect(transport.requests.isEmpty, "nothing was sent")
+        #expect(
+            Self.texts(await executor.run("spec")).hasPrefix("no description loaded"), "the failed line loaded nothing")
+        let allowed = await executor.run("spec --remote \(file)")
+        #expect(allowed.outcome != .failed, "\(Self.texts(allowed))")
+        #expect(transport.requests.map(\.url.path) == ["/schemas/pet.json"])
+        #expect(
+            SpecCommand(action: .load(file, .init(remote: true, maxDocuments: 3))).line.hasPrefix(
+                "spec --remote --max-documents 3 "))
+        #expect(await executor.run("spec --max-documents 0 \(file)").outcome == .failed)
+    }
+
     @Test func coverageListsCalledAndNotCalled() async throws {
         let (executor, _, _) = try await Self.loaded()
         _ = await executor.run("get /users/1")
