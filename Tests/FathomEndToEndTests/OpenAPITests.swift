@@ -318,6 +318,14 @@ import Testing
         #expect(
             run.stdout.contains("t 1 (OpenAPI 3.0.3, \(directory)/broken.yaml)") && run.stdout.contains("still = here"))
 
+        // A script that does not ask still hears of the problems: at its end, without failing.
+        let quiet = try FathomBinary.run(["--color", "never", "-c", "spec \(directory)/broken.yaml"])
+        #expect(quiet.status == 0)
+        #expect(
+            quiet.stdout.hasSuffix(
+                "t: OpenAPIKit's structure check found 1 problem, the first at paths./pets: Expected to find `responses` key for the GET endpoint under `/pets` but it is missing — `spec problems` lists them; `validate strict` refuses the operations they touch\n"
+            ), "\(quiet.stdout)")
+
         // 3.1's boolean schemas, which OpenAPIKit refuses in places, load and are checked.
         try
             #"{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/users/{id}": {"get": {"operationId": "pair", "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object", "properties": {"id": true, "email": false}, "allOf": [true], "not": false}}}}}}}}}"#

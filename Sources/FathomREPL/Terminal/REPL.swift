@@ -122,6 +122,12 @@ public final class REPL: Sendable {
             if outcome == .exit { break }
             if outcome == .failed || outcome == .checkFailed { failures += 1 }
         }
+        if !interactive {
+            // A script's lines ran without waiting for the structure check; its findings come
+            // at the end (they fail nothing: `spec problems` and `validate strict` act on them).
+            await executor.finishStructureChecks()
+            printer.print(await executor.takeNotices())
+        }
         return failures == 0 || interactive ? 0 : 1
     }
 
