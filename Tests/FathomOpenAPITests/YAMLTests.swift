@@ -82,7 +82,7 @@ import Testing
 @Suite struct DescriptionFileTests {
     @Test func aDocumentPastTheLimitOrNotAFileIsOneLine() throws {
         let path = NSTemporaryDirectory() + "fathom-big-\(UUID().uuidString).yaml"
-        FileManager.default.createFile(atPath: path, contents: nil)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let handle = try #require(FileHandle(forWritingAtPath: path))
         try handle.truncate(atOffset: UInt64(DescriptionFile.maxBytes + 1))  // sparse
