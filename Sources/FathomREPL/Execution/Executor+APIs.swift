@@ -60,6 +60,7 @@ extension Executor {
             return
         }
         var api = API(base: template)
+        api.validation = session.settings.defaultValidation
         if session.apis.isEmpty, let given = session.givenSpec {
             // A description given from outside belongs to the first API the session names.
             api.spec = given

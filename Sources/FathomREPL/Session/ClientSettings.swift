@@ -15,6 +15,8 @@ struct ClientSettings: Equatable, Sendable {
     var mocks: [MockRoute] = []
     var pager: PagerMode = .auto
     var showHeaders = true
+    /// The `validate` mode each API the session names starts with (`validate --default`).
+    var defaultValidation = ValidationMode.warn
 
     init() {}
 

@@ -64,6 +64,9 @@ public final class REPL: Sendable {
         case environment(String)
         /// `--spec FILE|URL`.
         case spec(String)
+        /// A setting from the person's config (``UserConfig/commandLines``): a prompt command's
+        /// line, run quietly (a failure is still shown).
+        case setting(String)
     }
 
     /// Runs the start-up steps before the loop starts, printing what they return — only
@@ -83,6 +86,13 @@ public final class REPL: Sendable {
             case .base(let url): commands.append((BaseCommand(url: url), false))
             case .environment(let name): commands.append((EnvCommand(use: name), false))
             case .spec(let source): commands.append((SpecCommand(action: .load(source)), false))
+            case .setting(let line):
+                do {
+                    if let command = try CommandParser.parse(line) { commands.append((command, true)) }
+                } catch {
+                    printer.print([.failure(Failure(.command(error)))], pager: .off)
+                    succeeded = false
+                }
             }
             for (command, quiet) in commands {
                 let result = await executor.run(command, text: command.line, location: nil)

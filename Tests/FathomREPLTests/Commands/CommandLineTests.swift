@@ -90,7 +90,7 @@ import Testing
         "ls": ["ls", "ls /users", "ls ..", "ls 'a b'"],
         "describe": ["describe", "describe getUser", "describe GET /users/{id}"],
         "op": ["op getUser id=2", "op listUsers role==admin X-Trace:1"],
-        "validate": ["validate", "validate strict", "validate off"],
+        "validate": ["validate", "validate strict", "validate off", "validate --default strict"],
         "save": ["save s.fathom", "save 'my session.fathom' --requests-only"],
         "load": ["load s.fathom", "load 'a b.fathom'"],
         "replay": ["replay a.fathom b.fathom --compare", "replay '--x.fathom'"],

@@ -1,0 +1,177 @@
+import Foundation
+
+/// What a person sets once for every prompt: `$XDG_CONFIG_HOME/fathom/config` (or
+/// `~/.config/fathom/config`, or the file `FATHOM_CONFIG` names), and the environment.
+///
+/// The file is written in the session-file language: one setting per line, as it is typed at the
+/// prompt (`timeout 10s`, `validate strict`, `pager off`, `redirects 3`), `#` comments, and three
+/// settings that exist only at start (`color never`, `output json`, `history 5000`). One syntax
+/// and one parser for everything a person writes, and any line can be tried at the prompt before
+/// it goes in the file. Each value comes from, strongest first: a flag, the environment
+/// (`FATHOM_TIMEOUT=10s`, or `NO_COLOR` for color), the file, or Fathom's built-in default.
+/// `fathom replay` reads none of it: a CI run does not depend on a person's preferences.
+public struct UserConfig: Sendable {
+    /// A setting the file may hold.
+    public enum Key: String, CaseIterable, Sendable {
+        case color, output, history, pager, timeout, redirects, validate
+
+        /// The value when nothing sets one.
+        public var builtIn: String {
+            switch self {
+            case .color: "auto"
+            case .output: "text"
+            case .history: String(HistoryStore.defaultLimit)
+            case .pager: "auto"
+            case .timeout: "off"
+            case .redirects: "5"
+            case .validate: "warn"
+            }
+        }
+
+        /// The environment variable that sets it: `FATHOM_TIMEOUT`.
+        public var environmentName: String { "FATHOM_" + rawValue.uppercased() }
+
+        /// Whether the value is a prompt command's (applied as that line at start) rather than
+        /// one the binary reads before the session starts.
+        public var isCommand: Bool { ![.color, .output, .history].contains(self) }
+    }
+
+    /// Where a value came from.
+    public enum Source: Sendable, Equatable, CustomStringConvertible {
+        case builtIn
+        case file(path: String, line: Int)
+        case environment(String)
+        case flag(String)
+
+        public var description: String {
+            switch self {
+            case .builtIn: "built-in"
+            case .file(let path, let line): "\(path):\(line)"
+            case .environment(let name): "environment \(name)"
+            case .flag(let name): "flag \(name)"
+            }
+        }
+    }
+
+    /// A setting's value and where it came from.
+    public struct Setting: Sendable, Equatable {
+        public var key: Key
+        public var value: String
+        public var source: Source
+    }
+
+    /// The config file's path (it may not exist).
+    public let path: String
+    /// Every setting, in ``Key`` order.
+    public private(set) var settings: [Setting]
+    /// One line per problem (`FILE:LINE: …`); each problem line was left out, and the rest applies.
+    public private(set) var problems: [String] = []
+
+    /// `$FATHOM_CONFIG`, else `$XDG_CONFIG_HOME/fathom/config`, else `~/.config/fathom/config`.
+    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let given = environment["FATHOM_CONFIG"], !given.isEmpty { return given }
+        let config =
+            environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
+        return config + "/fathom/config"
+    }
+
+    /// Reads the file at `path` (none is no problem) and the environment.
+    public init(
+        path: String = UserConfig.defaultPath(),
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
+        self.path = path
+        settings = Key.allCases.map { Setting(key: $0, value: $0.builtIn, source: .builtIn) }
+        if let data = FileManager.default.contents(atPath: path) {
+            read(String(decoding: data, as: UTF8.self))
+        } else if FileManager.default.fileExists(atPath: path) {
+            problems.append("\(path): cannot be read")
+        }
+        for key in Key.allCases {
+            if key == .color, environment["NO_COLOR"].map({ !$0.isEmpty }) == true {
+                set(key, "never", from: .environment("NO_COLOR"))
+            }
+            if let value = environment[key.environmentName], !value.isEmpty {
+                if let problem = Self.problem(key, value) {
+                    problems.append("\(key.environmentName): \(problem)")
+                } else {
+                    set(key, value, from: .environment(key.environmentName))
+                }
+            }
+        }
+    }
+
+    /// The value of `key`.
+    public subscript(key: Key) -> String { settings.first { $0.key == key }!.value }
+
+    /// A flag's value, strongest of all.
+    public mutating func setFlag(_ key: Key, _ value: String, name: String) {
+        set(key, value, from: .flag(name))
+    }
+
+    /// The prompt commands the file and environment set (`timeout 10s`), to run at start; none
+    /// for what is built in.
+    public var commandLines: [String] {
+        settings.filter { $0.key.isCommand && $0.source != .builtIn }.map { Self.line($0.key, $0.value) }
+    }
+
+    /// The prompt command that sets `key` to `value`: `validate` sets the mode every API starts
+    /// with (`validate --default strict`), the others their setting.
+    static func line(_ key: Key, _ value: String) -> String {
+        key == .validate ? "validate --default \(value)" : "\(key.rawValue) \(value)"
+    }
+
+    private mutating func set(_ key: Key, _ value: String, from source: Source) {
+        guard let index = settings.firstIndex(where: { $0.key == key }) else { return }
+        settings[index] = Setting(key: key, value: value, source: source)
+    }
+
+    private mutating func read(_ text: String) {
+        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            guard !line.isEmpty, !line.hasPrefix("#") else { continue }
+            let place = "\(path):\(number + 1)"
+            let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
+            guard let key = Key(rawValue: parts[0]) else {
+                let known = Key.allCases.map(\.rawValue).joined(separator: ", ")
+                problems.append(
+                    "\(place): '\(ErrorRenderer.cut(parts[0]))' is not a setting the config holds (\(known))")
+                continue
+            }
+            guard parts.count == 2 else {
+                problems.append("\(place): \(key.rawValue) needs a value (as in `\(key.rawValue) \(key.builtIn)`)")
+                continue
+            }
+            let value = parts[1].trimmingCharacters(in: .whitespaces)
+            if let problem = Self.problem(key, value) {
+                problems.append("\(place): \(problem)")
+                continue
+            }
+            set(key, value, from: .file(path: path, line: number + 1))
+        }
+    }
+
+    /// Why `value` is no value for `key`; `nil` when it is one.
+    static func problem(_ key: Key, _ value: String) -> String? {
+        switch key {
+        case .color:
+            return ["auto", "always", "never"].contains(value) ? nil : "color is auto, always or never, not '\(value)'"
+        case .output:
+            return ["text", "json"].contains(value) ? nil : "output is text or json, not '\(value)'"
+        case .history:
+            guard let count = Int(value), count > 0 else {
+                return "history is a number of lines, not '\(ErrorRenderer.cut(value))'"
+            }
+            return nil
+        case .pager, .timeout, .redirects, .validate:
+            // Read by the prompt command itself: the file takes what the prompt takes.
+            do {
+                _ = try CommandParser.parse(line(key, value))
+                return nil
+            } catch {
+                return "\(key.rawValue) \(ErrorRenderer.cut(value)): \(error.message)"
+            }
+        }
+    }
+}
