@@ -1,12 +1,16 @@
 # The two commands a newcomer needs are `make run` and `make test`; the rest serve development.
 SWIFT ?= swift
 
-.PHONY: run test deps lint format bench-client bench-json bench-repl bench-replay bench-soak bench-import bench-openapi bench-hostile fuzz clean help
+.PHONY: run test deps lint format install uninstall dist stage docs bench-client bench-json bench-repl bench-replay bench-soak bench-import bench-openapi bench-hostile fuzz clean help
 
 help:
 	@echo "make run           build in release mode and start Fathom against its demo API"
+	@echo "make install       install fathom, its completions and man page under PREFIX (/usr/local); DESTDIR honoured"
+	@echo "make uninstall     remove what make install put there"
+	@echo "make dist          dist/fathom-VERSION-linux-ARCH.tar.gz of the same files, with its SHA-256 sum"
 	@echo "make test          install what the tests need and run them"
 	@echo "make lint          check formatting with the checked-in .swift-format"
+	@echo "make docs          FathomHTTP's DocC documentation, warnings as errors"
 	@echo "make bench-client  1,000 GETs through NetworkClient vs curl, side by side"
 	@echo "make bench-json    fathom fmt/query/diff vs jq on ~10 MB and ~100 MB documents"
 	@echo "make bench-repl    start-up, one-shot GET and a 1,000-line script vs curl"
@@ -20,6 +24,47 @@ help:
 deps:
 	@scripts/install-deps.sh build
 
+# Where `make install` puts Fathom: $(DESTDIR)$(PREFIX)/bin/fathom and its completions and manual
+# under $(DESTDIR)$(PREFIX)/share. The binary has the Swift standard library linked in, so it runs
+# where Swift is not installed (it needs only libedit, zlib, libc and the like).
+PREFIX ?= /usr/local
+DESTDIR ?=
+# The build folder: the install test builds in its own, since `swift test` holds .build's lock.
+SCRATCH ?= .build
+VERSION := $(shell sed -n 's/.*static let version = "\(.*\)"/\1/p' Sources/fathom/Fathom.swift)
+STAGE = $(SCRATCH)/install-stage
+INSTALLED := bin/fathom share/man/man1/fathom.1 share/bash-completion/completions/fathom \
+	share/zsh/site-functions/_fathom share/fish/vendor_completions.d/fathom.fish
+
+# The installed tree, staged: the release binary, completions from swift-argument-parser, the manual.
+stage: deps
+	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(SCRATCH) --product fathom
+	rm -rf $(STAGE)
+	mkdir -p $(STAGE)/bin $(STAGE)/share/man/man1 $(STAGE)/share/bash-completion/completions \
+		$(STAGE)/share/zsh/site-functions $(STAGE)/share/fish/vendor_completions.d
+	install -s -m 755 \
+		"$$($(SWIFT) build -c release --static-swift-stdlib --scratch-path $(SCRATCH) --show-bin-path)/fathom" \
+		$(STAGE)/bin/fathom
+	$(STAGE)/bin/fathom --generate-completion-script bash >$(STAGE)/share/bash-completion/completions/fathom
+	$(STAGE)/bin/fathom --generate-completion-script zsh >$(STAGE)/share/zsh/site-functions/_fathom
+	$(STAGE)/bin/fathom --generate-completion-script fish >$(STAGE)/share/fish/vendor_completions.d/fathom.fish
+	SWIFT=$(SWIFT) SCRATCH=$(SCRATCH) scripts/manual.sh $(STAGE)/bin/fathom $(STAGE)/share/man/man1/fathom.1
+
+install: stage
+	for file in $(INSTALLED); do install -D -m "$$([ "$$file" = bin/fathom ] && echo 755 || echo 644)" \
+		"$(STAGE)/$$file" "$(DESTDIR)$(PREFIX)/$$file" || exit 1; done
+
+uninstall:
+	for file in $(INSTALLED); do rm -f "$(DESTDIR)$(PREFIX)/$$file"; done
+
+# dist/fathom-VERSION-linux-ARCH.tar.gz of the installed tree, and its SHA-256 sum beside it.
+dist: stage
+	mkdir -p dist
+	tar -C $(STAGE) --owner=0 --group=0 --sort=name \
+		--transform 's,^\.,fathom-$(VERSION),' -czf dist/fathom-$(VERSION)-linux-$$(uname -m).tar.gz .
+	cd dist && sha256sum fathom-$(VERSION)-linux-$$(uname -m).tar.gz >fathom-$(VERSION)-linux-$$(uname -m).tar.gz.sha256
+	@echo "dist/fathom-$(VERSION)-linux-$$(uname -m).tar.gz"
+
 run: deps
 	$(SWIFT) build -c release --product fathom
 	.build/release/fathom --demo
@@ -31,12 +76,18 @@ test:
 	@# they cannot starve the timing-sensitive library tests of those threads.
 	$(SWIFT) test --skip-build --skip FathomEndToEndTests
 	scripts/with-httpbin.sh $(SWIFT) test --skip-build --filter FathomEndToEndTests
+	@# FathomHTTP's documentation (a DocC catalog and every public symbol's comment) builds warning-free.
+	$(MAKE) docs
+
+# FathomHTTP's documentation: .build/plugins/Swift-DocC/outputs/FathomHTTP.doccarchive.
+docs:
+	$(SWIFT) package generate-documentation --target FathomHTTP --warnings-as-errors
 
 lint:
-	$(SWIFT) format lint --strict -r Sources Tests Benchmarks Fuzz/Sources Fuzz/Package.swift Package.swift
+	$(SWIFT) format lint --strict -r Sources Tests Benchmarks Plugins Examples/ReadmeExample/Sources Examples/ReadmeExample/Package.swift Fuzz/Sources Fuzz/Package.swift Package.swift
 
 format:
-	$(SWIFT) format format -i -r Sources Tests Benchmarks Fuzz/Sources Fuzz/Package.swift Package.swift
+	$(SWIFT) format format -i -r Sources Tests Benchmarks Plugins Examples/ReadmeExample/Sources Examples/ReadmeExample/Package.swift Fuzz/Sources Fuzz/Package.swift Package.swift
 
 bench-client: deps
 	Benchmarks/client-vs-curl.sh

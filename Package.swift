@@ -26,6 +26,8 @@ let package = Package(
         // trait's concurrency code is slow to build.
         .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0", traits: []),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        // `swift package generate-documentation --target FathomHTTP` (make docs).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .target(
@@ -91,8 +93,10 @@ let package = Package(
                 "FathomJSON",
                 "FathomDemo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            plugins: ["BuildInfo"]
         ),
+        .plugin(name: "BuildInfo", capability: .buildTool(), path: "Plugins/BuildInfo"),
         .executableTarget(
             name: "fathom-bench",
             dependencies: [

@@ -6,7 +6,8 @@ set -euo pipefail
 
 build_packages=(pkg-config zlib1g-dev libssl-dev libedit-dev)
 # jq: the JSON tests compare output with it byte for byte; the benchmarks run beside it.
-test_packages=(openssl curl jq tmux python3-venv)
+# man-db: the install test renders the manual with man --warnings; binutils: make install strips.
+test_packages=(openssl curl jq tmux python3-venv man-db binutils make)
 
 wanted=("${build_packages[@]}")
 if [[ "${1:-build}" == "test" ]]; then

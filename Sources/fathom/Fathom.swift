@@ -1,7 +1,7 @@
 import ArgumentParser
 import FathomDemo
 import FathomHTTP
-import FathomREPL
+@_spi(Fathom) import FathomREPL
 import Foundation
 
 @main
@@ -46,13 +46,16 @@ struct Fathom: AsyncParsableCommand {
             + options.trimmingCharacters(in: .newlines) + "\n\n" + subcommands
     }
 
+    /// Fathom's version, as CHANGELOG.md records it.
+    static let version = "0.3.0"
+
     static let configuration = CommandConfiguration(
         commandName: "fathom",
         abstract: "Explore HTTP APIs from the terminal.",
-        version: "0.2.0",
+        version: "\(version) (commit \(buildCommit))",
         subcommands: [
             Prompt.self, Replay.self, Import.self, Format.self, Query.self, Diff.self, Patch.self, Serve.self,
-            TourCommand.self,
+            TourCommand.self, ConfigCommand.self,
         ],
         defaultSubcommand: Prompt.self
     )
@@ -93,21 +96,40 @@ struct Prompt: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
     @OptionGroup var session: SessionOutputOptions
 
+    /// Prints the prompt's commands as a man page section (mdoc), from the command registry:
+    /// `make install` splices it into the manual argument-parser generates from the definitions
+    /// `--help` reads, so the page, `--help` and `help` at the prompt cannot drift. Private: no
+    /// help, completion or manual lists it.
+    @Flag(name: .customLong("manual-section"), help: .private)
+    var manualSection = false
+
     func run() async throws {
+        if manualSection {
+            print(CommandReference.manualSection(), terminator: "")
+            return
+        }
         let interactive = commands.isEmpty && isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+        // The person's settings: flags over the environment over the config file over Fathom's own.
+        let config = UserConfig.resolved(output: output, session: session)
+        for problem in config.problems {
+            StandardStreams.write("fathom: " + TerminalText.visible(problem) + "\n", to: STDERR_FILENO)
+        }
+        let format = OutputFormat(rawValue: config[.output]) ?? .text
         let colors =
-            switch output.color {
-            case _ where session.output == .json: false
+            switch ColorMode(rawValue: config[.color]) ?? .auto {
+            case _ where format == .json: false
             case .always: true
             case .never: false
             case .auto: interactive && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
             }
-        let history = HistoryStore(path: interactive ? HistoryStore.defaultPath() : nil)
+        let history = HistoryStore(
+            path: interactive ? HistoryStore.defaultPath() : nil,
+            limit: Int(config[.history]) ?? HistoryStore.defaultLimit)
         let console = StandardConsole(interactive: interactive)
         let executor = Executor(options: Executor.Options(history: history, prompter: console))
 
         var server: LoopbackServer?
-        var startup: [REPL.StartupStep] = []
+        var startup: [REPL.StartupStep] = config.commandLines.map(REPL.StartupStep.setting)
         if demo {
             let started = try await DemoAPI.start()
             server = started
@@ -121,9 +143,9 @@ struct Prompt: AsyncParsableCommand {
         let input: REPL.Input = !commands.isEmpty ? .arguments(commands) : interactive ? .terminal : .standardInput
         let repl = REPL(
             executor: executor, input: input, console: console, history: history, colors: colors,
-            interactive: interactive, format: session.output)
+            interactive: interactive, format: format)
         let startedWell = await repl.start(with: startup)
-        if let server, session.output == .text {
+        if let server, format == .text {
             console.write(
                 TerminalText.finish(DemoTour.text(baseURL: server.baseURL, palette: Palette(enabled: colors))))
         }
@@ -173,8 +195,11 @@ struct Serve: AsyncParsableCommand {
 /// Options every command shares. Declared as one group in the root and in each subcommand, so
 /// `--color` reaches whichever command runs (a plain option in both would be taken by the root).
 struct OutputOptions: ParsableArguments {
-    @Option(help: "Color output: auto (a terminal, and NO_COLOR unset), always or never.")
-    var color: ColorMode = .auto
+    @Option(help: "Color output: auto (a terminal, and NO_COLOR unset; the default), always or never.")
+    var color: ColorMode?
+
+    /// The mode asked for, `auto` when none was.
+    var colorMode: ColorMode { color ?? .auto }
 }
 
 /// How a session's outputs are written, for the prompt's scripts and for replay.
@@ -183,9 +208,58 @@ struct SessionOutputOptions: ParsableArguments {
         help: """
             text: what a person reads. json: one JSON object per output on its own line (NDJSON): \
             responses, expectations, captures, events and failures, secrets masked — for scripts. \
-            The objects are described in docs/output.schema.json.
+            The objects are described in docs/output.schema.json. text by default.
             """)
-    var output: OutputFormat = .text
+    var output: OutputFormat?
+
+    /// The format asked for, `text` when none was.
+    var format: OutputFormat { output ?? .text }
+}
+
+extension UserConfig {
+    /// The config file and environment, with the flags given on top.
+    static func resolved(output: OutputOptions, session: SessionOutputOptions) -> UserConfig {
+        var config = UserConfig()
+        if let color = output.color { config.setFlag(.color, color.rawValue, name: "--color") }
+        if let format = session.output { config.setFlag(.output, format.rawValue, name: "--output") }
+        return config
+    }
+}
+
+/// `fathom config`: each setting the prompt starts with, and where it comes from.
+struct ConfigCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "config",
+        abstract: "Show the settings the prompt starts with, and where each comes from.",
+        discussion: """
+            The config file ($XDG_CONFIG_HOME/fathom/config, ~/.config/fathom/config, or $FATHOM_CONFIG) is \
+            written in the session-file language: a setting per line as the prompt takes it (timeout 10s, \
+            validate strict, pager off, redirects 3), # comments, and color, output and history, which \
+            exist only at start. The environment (FATHOM_TIMEOUT, FATHOM_COLOR…, NO_COLOR) wins over the \
+            file, and a flag over both. fathom replay reads none of it.
+            """)
+
+    @OptionGroup var output: OutputOptions
+    @OptionGroup var session: SessionOutputOptions
+
+    func run() throws {
+        let config = UserConfig.resolved(output: output, session: session)
+        let exists = FileManager.default.fileExists(atPath: config.path)
+        print("config file: \(TerminalText.visible(config.path))\(exists ? "" : " (none)")")
+        let width = UserConfig.Key.allCases.map(\.rawValue.count).max() ?? 0
+        let values = config.settings.map { TerminalText.visible($0.value) }
+        let valueWidth = values.map(\.count).max() ?? 0
+        for (setting, value) in zip(config.settings, values) {
+            let key = setting.key.rawValue
+            print(
+                key + String(repeating: " ", count: width - key.count + 2) + value
+                    + String(repeating: " ", count: valueWidth - value.count + 2)
+                    + TerminalText.visible(setting.source.description))
+        }
+        for problem in config.problems {
+            StandardStreams.write("fathom: " + TerminalText.visible(problem) + "\n", to: STDERR_FILENO)
+        }
+    }
 }
 
 extension OutputFormat: ExpressibleByArgument {}

@@ -33,7 +33,7 @@ struct Format: ParsableCommand {
             StandardStreams.write("fathom fmt: \(error)\n", to: STDERR_FILENO)
             throw ExitCode(2)
         }
-        let format = JSONFormat(indent: indent, compact: compact, colors: output.color.isEnabled ? .jq : nil)
+        let format = JSONFormat(indent: indent, compact: compact, colors: output.colorMode.isEnabled ? .jq : nil)
         let output = StandardOutput()
         do {
             try input.withUnsafeBytes { raw in

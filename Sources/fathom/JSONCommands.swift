@@ -87,7 +87,7 @@ struct Query: ParsableCommand {
             JSONIO.fail("fathom query: \(error)", status: 2)
         }
         let document = try JSONIO.document(file, command: "query", invalidStatus: 1)
-        let colors: JSONFormat.Colors? = output.color.isEnabled ? .jq : nil
+        let colors: JSONFormat.Colors? = output.colorMode.isEnabled ? .jq : nil
         // Paths cost an allocation per node visited: compute them only when they are printed.
         switch (array, paths) {
         case (false, false):
@@ -146,7 +146,7 @@ struct Diff: ParsableCommand {
         let first = try JSONIO.document(old, command: "diff", invalidStatus: 2)
         let second = try JSONIO.document(new, command: "diff", invalidStatus: 2)
         let diff = JSONDiff(from: first, to: second, options: .init(arrayKey: arrayKey, ignore: ignored))
-        let colors = output.color.isEnabled
+        let colors = output.colorMode.isEnabled
         switch format {
         case .tree: JSONIO.print(diff.tree(colors: colors))
         case .patch: JSONIO.print(diff.patch.json, format: JSONFormat(colors: colors ? .jq : nil))
@@ -179,7 +179,7 @@ struct Patch: ParsableCommand {
         } catch {
             JSONIO.fail("fathom patch: \(error)", status: 1)
         }
-        JSONIO.print(result, format: JSONFormat(colors: output.color.isEnabled ? .jq : nil))
+        JSONIO.print(result, format: JSONFormat(colors: output.colorMode.isEnabled ? .jq : nil))
         JSONIO.finish(keeping: target, result, status: 0)
     }
 }

@@ -216,8 +216,8 @@ struct Replay: AsyncParsableCommand {
         options.executor.requestTimeout = timeout.flatMap(ReplayRunner.duration)
         options.executor.connectTimeout = connectTimeout.flatMap(ReplayRunner.duration)
         options.quiet = quiet
-        options.colors = session.output == .text && output.color.isEnabled
-        options.format = session.output
+        options.colors = session.format == .text && output.colorMode.isEnabled
+        options.format = session.format
         let environment = ProcessInfo.processInfo.environment
         // FATHOM_VAR_NAME first, so that --var NAME=… given as well wins.
         options.variables =

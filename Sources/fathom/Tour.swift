@@ -32,7 +32,7 @@ struct TourCommand: AsyncParsableCommand {
 
     func run() async throws {
         let server = try await DemoAPI.start()
-        let style = Style(enabled: output.color.isEnabled)
+        let style = Style(enabled: output.colorMode.isEnabled)
         do {
             try await Tour(baseURL: server.baseURL, style: style).run()
         } catch {

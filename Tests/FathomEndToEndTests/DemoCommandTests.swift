@@ -32,8 +32,12 @@ import Testing
         ] {
             #expect(help.stdout.contains(option), "fathom --help lacks \(option)")
         }
+        // The version, and the commit the binary was built from (this checkout's).
         let version = try FathomBinary.run(["--version"])
-        #expect(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.2.0")
+        let (status, head) = try Program.run(["git", "-C", FathomBinary.packageRoot, "rev-parse", "--short=12", "HEAD"])
+        #expect(status == 0)
+        let said = version.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(said.hasPrefix("0.3.0 (commit \(head.trimmingCharacters(in: .whitespacesAndNewlines))"), "\(said)")
     }
 
     @Test func badFlagIsAOneLineErrorAndExitCode() throws {

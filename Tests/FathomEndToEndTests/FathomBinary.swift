@@ -16,9 +16,12 @@ enum FathomBinary {
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
             directory = directory.deletingLastPathComponent()
         }
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent(".build/debug/fathom").path
+        return packageRoot + "/.build/debug/fathom"
     }
+
+    /// The repository's root: the folder that holds `Package.swift`.
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
 
     struct Run {
         var status: Int32
@@ -41,9 +44,10 @@ enum FathomBinary {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
+        // No person's config file reaches a test unless the test gives one.
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            ["FATHOM_CONFIG": "/nonexistent/fathom/config"].merging(environment) { $1 }
+        ) { $1 }
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         let out = Pipe()
         let err = Pipe()

@@ -8,7 +8,7 @@ import Logging
 /// let user = try await client.value(.get("/users/1"), as: User.self)
 /// ```
 ///
-/// ``send(_:)`` returns every response whatever its status. The decoding variants (``send(_:decoder:)``,
+/// `send(_:)` returns every response whatever its status. The decoding variants (``send(_:decoder:)``,
 /// ``value(_:as:)``, ``NetworkTask``) treat a non-2xx status as ``NetworkError/httpStatus(_:message:response:)``
 /// carrying the best message found in the body, or as the error ``Configuration/errorMapper`` returns.
 /// Everything thrown is a ``NetworkError`` with secrets masked by the ``Configuration/redactor``.

@@ -66,4 +66,42 @@ enum CommandRegistry {
         }
         return text
     }
+
+    /// The prompt's commands as a man page section (mdoc), grouped as `help` groups them: the
+    /// manual `make install` writes carries it after the options argument-parser documents.
+    static func manualSection() -> String {
+        var text = ".Sh PROMPT COMMANDS\n"
+        text += "At the prompt, in a session file and after \\fB-c\\fP, each line is one of these commands.\n"
+        text += "Type \\fBhelp COMMAND\\fP at the prompt for the same text.\n"
+        for group in CommandSpec.Group.allCases {
+            text += ".Ss \(quoted(group.rawValue))\n.Bl -tag -width Ds\n"
+            for spec in all where spec.group == group {
+                text += ".It Sy \(quoted(spec.synopsis))\n"
+                text += roff(spec.summary.prefix(1).uppercased() + spec.summary.dropFirst() + ".") + "\n"
+                if !spec.details.isEmpty { text += roff(spec.details) + "\n" }
+            }
+            text += ".El\n"
+        }
+        return text
+    }
+
+    /// Text for a roff text line: backslashes written as `\e`, and a line never starting with a
+    /// control character.
+    private static func roff(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\e").split(separator: "\n", omittingEmptySubsequences: false)
+            .map { line in line.hasPrefix(".") || line.hasPrefix("'") ? "\\&" + line : String(line) }
+            .joined(separator: "\n")
+    }
+
+    /// One mdoc macro argument, in double quotes, so that `[`, `|` and spaces are text.
+    private static func quoted(_ text: String) -> String {
+        "\"" + roff(text).replacingOccurrences(of: "\"", with: "\\(dq") + "\""
+    }
+}
+
+/// The prompt's command reference for the manual, for the `fathom` executable (which writes the
+/// man page `make install` installs).
+@_spi(Fathom) public enum CommandReference {
+    /// The prompt's commands as an mdoc section (`.Sh PROMPT COMMANDS`).
+    public static func manualSection() -> String { CommandRegistry.manualSection() }
 }

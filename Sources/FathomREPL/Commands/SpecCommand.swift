@@ -19,7 +19,8 @@ struct SpecCommand: SingleCommand {
             error unless `spec --remote FILE` allows remote documents (only where a schema, parameter or \
             other part of the API is expected; example data is never fetched). A description from a URL may \
             name others on the web; the session's credentials go only to its own server. A split description may \
-            bring in 10,000 documents (about 40 KB of memory each for a typical one); `--max-documents N` \
+            bring in 10,000 documents (small ones, as DigitalOcean's are, take about 8 KB of memory each); \
+            `--max-documents N` \
             sets another bound.
             """,
         completion: .wordsOrFiles(["coverage", "problems", "off"]), group: .api)
