@@ -75,7 +75,11 @@ test:
 	@# End-to-end tests wait on child processes from the cooperative pool's threads; run apart,
 	@# they cannot starve the timing-sensitive library tests of those threads.
 	$(SWIFT) test --skip-build --skip FathomEndToEndTests
-	scripts/with-httpbin.sh $(SWIFT) test --skip-build --filter FathomEndToEndTests
+	scripts/with-httpbin.sh $(SWIFT) test --skip-build --filter FathomEndToEndTests \
+		--skip 'InstallTests|LibraryAsADependencyTests'
+	@# Apart, after the others: these build (a release Fathom, a package that depends on FathomHTTP),
+	@# and two cores compiling would starve the timing-sensitive end-to-end tests.
+	$(SWIFT) test --skip-build --filter 'InstallTests|LibraryAsADependencyTests'
 	@# FathomHTTP's documentation (a DocC catalog and every public symbol's comment) builds warning-free.
 	$(MAKE) docs
 
