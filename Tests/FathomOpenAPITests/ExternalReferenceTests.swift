@@ -376,7 +376,7 @@ import Testing
             """,
             "resources/droplets/list.yml": """
             operationId: droplets_list
-            parameters: [{$ref: "../../shared/parameters.yml#/per_page"}]
+            parameters: [{$ref: "../../common/parameters.yml#/per_page"}]
             responses:
               "200":
                 description: Droplets
@@ -394,7 +394,7 @@ import Testing
             required: [name]
             properties: {name: {type: string, examples: [web-1]}, status: {type: string, enum: [new, active, off]}}
             """,
-            "shared/parameters.yml": "per_page: {name: per_page, in: query, schema: {type: integer, minimum: 1}}",
+            "common/parameters.yml": "per_page: {name: per_page, in: query, schema: {type: integer, minimum: 1}}",
             "paths/volumes.yml": """
             get: {$ref: "../resources/volumes/list.yml"}
             """,
