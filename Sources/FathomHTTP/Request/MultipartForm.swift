@@ -102,31 +102,7 @@ public struct MultipartForm: Hashable, Sendable {
     /// - Throws: ``NetworkError/file(path:reason:)`` when a file part cannot be read.
     public func encoded() throws(NetworkError) -> Data {
         var body = Data()
-        func append(_ text: String) { body.append(contentsOf: Array(text.utf8)) }
-        for part in parts {
-            append("--\(boundary)\r\n")
-            switch part {
-            case .field(let name, let value):
-                append("Content-Disposition: form-data; name=\"\(Self.quoted(name))\"\r\n\r\n")
-                append(value)
-            case .data(let name, let filename, let contentType, let data):
-                append(
-                    "Content-Disposition: form-data; name=\"\(Self.quoted(name))\"; filename=\"\(Self.quoted(filename))\"\r\n"
-                )
-                append("Content-Type: \(contentType)\r\n\r\n")
-                body.append(data)
-            case .file(let name, let path, let filename, let contentType):
-                let data = try FileBody.readAll(path)
-                let filename = filename ?? (path as NSString).lastPathComponent
-                append(
-                    "Content-Disposition: form-data; name=\"\(Self.quoted(name))\"; filename=\"\(Self.quoted(filename))\"\r\n"
-                )
-                append("Content-Type: \(contentType ?? MediaType.guess(forPath: path))\r\n\r\n")
-                body.append(data)
-            }
-            append("\r\n")
-        }
-        append("--\(boundary)--\r\n")
+        try prepared().forEachChunk { body.append($0) }
         return body
     }
 
