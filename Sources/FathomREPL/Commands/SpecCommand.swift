@@ -23,7 +23,7 @@ struct SpecCommand: SingleCommand {
             `--max-documents N` \
             sets another bound.
             """,
-        completion: .wordsOrFiles(["coverage", "problems", "off"]), group: .api)
+        completion: .wordsOrFiles(["coverage", "problems", "off", "--remote", "--max-documents"]), group: .api)
 
     enum Action: Equatable {
         case show

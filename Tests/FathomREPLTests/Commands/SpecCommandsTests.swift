@@ -275,6 +275,7 @@ import Testing
         let completer = Completer(values: executor.snapshot.current, listFiles: { _ in [] })
         #expect(completer.complete("get /users/").candidates.contains("/users/{{id}}"))
         #expect(completer.complete("op get").candidates == ["getUser "])
+        #expect(completer.complete("spec --r").candidates == ["--remote "])
         #expect(Set(completer.complete("get /users ").candidates).isSuperset(of: ["page==", "per_page==", "role=="]))
         #expect(completer.complete("get /users role==a").candidates == ["role==admin "])
         #expect(Set(completer.complete("post /users ").candidates).isSuperset(of: ["name=", "email=", "active:="]))
