@@ -26,6 +26,8 @@ let package = Package(
         // trait's concurrency code is slow to build.
         .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0", traits: []),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        // Latency distributions of batches (`send --repeat`): percentiles in bounded memory.
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         // `swift package generate-documentation --target FathomHTTP` (make docs).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -72,6 +74,7 @@ let package = Package(
                 "FathomOpenAPI",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
         .target(

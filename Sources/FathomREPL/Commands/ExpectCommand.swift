@@ -7,16 +7,19 @@ struct ExpectCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "expect",
         synopsis:
-            "expect status 200|2xx | EXPR ==|!=|<|<=|>|>=|~|contains|startsWith|endsWith VALUE | EXPR exists|absent | header NAME ~ RE | time < 500ms | body ~ RE | schema",
+            "expect status 200|2xx | EXPR ==|!=|<|<=|>|>=|~|contains|startsWith|endsWith VALUE | EXPR exists|absent | header NAME ~ RE | time < 500ms | body ~ RE | schema | batch p99 < 200ms",
         summary: "check the last response; a failure says expected and actual, and the session goes on",
         details: """
             VALUE is JSON when it parses as JSON (42, "Ada", [1,2], null), else text. `~` matches a \
             regular expression; `!~` must not match. `contains` (text, or an array's element), `startsWith` \
             and `endsWith` test text. `$.items.length()` (or `.count()`) is the size of what the path selects. \
             A header compares as a number with < <= > >= (`expect header X-Total-Count > 20`). `expect schema`: the response keeps its operation's \
-            schema in the loaded description (`spec`). `fathom replay` counts failed expectations.
+            schema in the loaded description (`spec`). After a batch (`send --repeat`), `expect batch` \
+            checks its summary: a latency (min p50 p90 p99 p99.9 max mean, ttfb.p50 ttfb.p99) against a \
+            duration, count sent errors classes against a number, rate against 500/s, `status 2xx` \
+            against a share (100%) or a count. `fathom replay` counts failed expectations.
             """,
-        completion: .words(["status", "header", "time", "body", "schema"]), group: .responses)
+        completion: .words(["status", "header", "time", "body", "schema", "batch"]), group: .responses)
 
     var expectation: Expectation
 
@@ -36,6 +39,7 @@ struct ExpectCommand: SingleCommand {
         case .body: writer.raw("body")
         case .header(let name): writer.raw("header " + Quoting.word(name))
         case .value(let path): writer.word(path, literal: true)
+        case .batch(let metric): writer.raw("batch " + metric.text)
         }
         guard let operand = expectation.operand else {
             writer.raw(expectation.op.rawValue)
@@ -60,6 +64,16 @@ struct ExpectCommand: SingleCommand {
 
     func run(in executor: isolated Executor) async throws -> CommandResult {
         try executor.checkLastRequestAnswered()
+        if case .batch(let metric) = expectation.subject {
+            guard let batch = executor.session.responses.batch(nil) else {
+                throw CommandError(
+                    "the last request was not a batch", hint: "send one with `send --repeat N` or `get PATH --repeat N`")
+            }
+            let operand = try executor.session.variables.expand(expectation.operand ?? "")
+            let result = try metric.evaluate(batch.summary, expectation.op, operand)
+            return CommandResult(
+                result.passed ? .succeeded : .checkFailed, [.expectation(ExpectationOutput(line: "", result: result))])
+        }
         let entry = try executor.session.responses.entry(nil)
         if expectation.subject == .schema {
             let result = try Self.schema(entry, in: executor)
@@ -96,6 +110,7 @@ struct ExpectCommand: SingleCommand {
             return Expectation(subject: .schema, op: .equal, operand: nil)
         }
         switch (first.text.lowercased(), first.quoted) {
+        case ("batch", false): return try batch(&a)
         case ("status", false): subject = .status
         case ("time", false): subject = .time
         case ("body", false): subject = .body
@@ -119,7 +134,7 @@ struct ExpectCommand: SingleCommand {
                     .greater, .greaterOrEqual, .exists, .absent,
                 ]
             case .value: Expectation.Operator.allCases
-            case .schema: []
+            case .schema, .batch: []
             }
         let opColumn = a.column
         guard let opWord = try a.optionalWord() else {
@@ -176,5 +191,31 @@ struct ExpectCommand: SingleCommand {
         }
 
         return Expectation(subject: subject, op: op, operand: operandText)
+    }
+
+    /// `expect batch METRIC OP VALUE`.
+    private static func batch(_ a: inout Arguments) throws(CommandError) -> Expectation {
+        let first = try a.word("what of the batch to check: " + BatchMetric.words.joined(separator: " "))
+        var text = first.text
+        if first.text.lowercased() == "status" { text += " " + (try a.word("a status: 2xx or 200")).text }
+        guard let metric = BatchMetric(text) else {
+            throw CommandError(
+                "unknown batch figure '\(text)'", column: first.column,
+                hint: CommandError.suggestion(for: first.text, among: BatchMetric.words)
+                    ?? "one of \(BatchMetric.words.joined(separator: " "))")
+        }
+        let comparisons: [Expectation.Operator] = [.less, .lessOrEqual, .greater, .greaterOrEqual, .equal, .notEqual]
+        let opWord = try a.word("a comparison: < <= > >= == !=")
+        guard let op = Expectation.Operator(word: opWord.text), comparisons.contains(op) else {
+            throw CommandError(
+                "unknown comparison '\(opWord.text)'", column: opWord.column,
+                hint: "one of \(comparisons.map(\.rawValue).joined(separator: " "))")
+        }
+        let operand = try a.word("a value to compare with")
+        try a.end()
+        if !operand.text.contains("{{"), let hint = metric.check(operand.text) {
+            throw CommandError("'\(operand.text)' is not a value for batch \(metric.text)", column: operand.column, hint: hint)
+        }
+        return Expectation(subject: .batch(metric), op: op, operand: operand.text)
     }
 }

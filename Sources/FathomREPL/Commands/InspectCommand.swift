@@ -45,9 +45,7 @@ struct InspectCommand: SingleCommand {
     }
 
     func run(in executor: isolated Executor) async throws -> CommandResult {
-        let entry = try executor.session.responses.entry(response)
-        let nodes = try executor.query(expression, in: entry)
-        return .shows(
-            .inspection(Inspection(number: entry.number, expression: expression, nodes: nodes, showPaths: paths)))
+        let (number, nodes) = try executor.query(expression, number: response)
+        return .shows(.inspection(Inspection(number: number, expression: expression, nodes: nodes, showPaths: paths)))
     }
 }

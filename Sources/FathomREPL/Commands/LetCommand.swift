@@ -44,27 +44,26 @@ struct LetCommand: SingleCommand {
 
     func run(in executor: isolated Executor) async throws -> CommandResult {
         if response == nil { try executor.checkLastRequestAnswered() }
-        let entry = try executor.session.responses.entry(response)
-        let response = entry.response
         var secret = SecretNames.looksSecret(name)
         let value: String
         switch source {
         case .status:
-            value = String(response.status.code)
+            value = String(try executor.session.responses.entry(response).response.status.code)
         case .header(let header):
+            let entry = try executor.session.responses.entry(response)
             let headerName = NetworkHeaders.Name(header)
-            guard let found = response.headers[headerName] else {
+            guard let found = entry.response.headers[headerName] else {
                 throw CommandError("response #\(entry.number) has no \(header) header")
             }
             value = found
             secret = secret || executor.redactor.isSecretHeader(headerName)
         case .value(let expression):
-            let nodes = try executor.query(expression, in: entry)
+            let (number, nodes) = try executor.query(expression, number: response)
             guard nodes.count == 1 else {
                 throw CommandError(
                     nodes.isEmpty
-                        ? "\(expression) matches nothing in #\(entry.number)"
-                        : "\(expression) matches \(nodes.count) values in #\(entry.number)",
+                        ? "\(expression) matches nothing in #\(number)"
+                        : "\(expression) matches \(nodes.count) values in #\(number)",
                     hint: nodes.isEmpty ? "look with `inspect \(expression)`" : "narrow it to one, e.g. with [0]")
             }
             let node = nodes[0]

@@ -13,13 +13,14 @@ struct OneLinerCommand: Command {
 
     static let specs = methods.map { method in
         CommandSpec(
-            name: method, synopsis: "\(method) [PATH|URL] [ITEMS…]",
+            name: method, synopsis: "\(method) [PATH|URL] [ITEMS…] [--repeat N -c C …]",
             summary: "set the draft to \(method.uppercased()) and send it",
             details: """
                 Items as HTTPie writes them: `Name:Value` header, `Name:` removes it, `name==value` query, \
                 `name=value` string field, `name:=json` raw JSON field, `name@file` file field (multipart). \
                 With a path or URL the line replaces the draft: one self-contained request. `:3000/x`, \
-                `localhost:8080/x` and `host.example/x` are read as http:// URLs, as HTTPie reads them.
+                `localhost:8080/x` and `host.example/x` are read as http:// URLs, as HTTPie reads them. \
+                `send`'s batch flags (`--repeat 100 -c 10`, `--duration`, `--rate`, `--data`) send it as a batch.
                 """,
             completion: .request(method: method.uppercased()), group: .draft)
     }
@@ -27,10 +28,13 @@ struct OneLinerCommand: Command {
     var method: HTTPMethod
     var target: String?
     var items: [RequestItem]
+    /// `--repeat N -c C …`: the request sent as a batch.
+    var batch: BatchOptions?
 
     static func parse(_ arguments: inout Arguments) throws(CommandError) -> Self {
         let method = HTTPMethod(rawValue: arguments.command.uppercased())
         var words = try arguments.words()
+        let batch = try BatchOptions.take(from: &words)
         var target: String?
         if let first = words.first, RequestItem.looksLikeTarget(first) {
             target = first.quoted ? first.text : RequestItem.hostShorthand(first.text) ?? first.text
@@ -48,17 +52,18 @@ struct OneLinerCommand: Command {
             }
             items.append(item)
         }
-        return OneLinerCommand(method: method, target: target, items: items)
+        return OneLinerCommand(method: method, target: target, items: items, batch: batch)
     }
 
     var logKind: SessionLog.Kind? { .request }
 
-    var filesRead: [String] { items.compactMap(\.filePath) }
+    var filesRead: [String] { items.compactMap(\.filePath) + (batch?.data.map { [$0] } ?? []) }
 
     var line: String {
         var writer = LineWriter(method.rawValue.lowercased())
         if let target { writer.word(target) }
         writer.words(items.map(\.text), literal: true)
+        if let batch { writer.raw(batch.words.joined(separator: " ")) }
         return writer.text
     }
 
@@ -75,6 +80,11 @@ struct OneLinerCommand: Command {
         }
         draft.method = method
         draft.apply(items)
+        if let batch {
+            let result = try await executor.sendBatch(draft, options: batch)
+            executor.session.draft = draft
+            return result
+        }
         // Validated whole before the draft changes: a bad one-liner leaves the session as it was.
         let outgoing = try executor.prepare(draft)
         executor.session.draft = draft

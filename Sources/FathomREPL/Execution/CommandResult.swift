@@ -23,6 +23,16 @@ struct CommandResult: Sendable {
         for case .response(let output) in outputs { return output }
         return nil
     }
+
+    /// Whether the line's request got an answer: a response, or a batch (whatever its requests got).
+    var answered: Bool {
+        outputs.contains {
+            switch $0 {
+            case .response, .batch: true
+            default: false
+            }
+        }
+    }
 }
 
 /// Work a command hands back to the loop that ran it.

@@ -12,6 +12,22 @@ extension Executor {
     /// warnings, or (with `validate strict`) the reason it is not sent; the response is checked
     /// against its schema. The first request to an origin no API claims says what stayed behind.
     func send(_ outgoing: Outgoing) async throws -> CommandResult {
+        let problems = try await checkBeforeSending(outgoing)
+        let client = try await client(api: outgoing.api, draftAuth: outgoing.auth)
+        let response = try await client.send(outgoing.request)
+        let number = session.responses.append(response)
+        recordCoverage(response)
+        var outputs = problems.map { Output.event(.requestWarning($0)) }
+        if outgoing.api == nil, let notice = noticeOtherOrigin(outgoing.origin) { outputs.append(.event(notice)) }
+        var output = responseOutput(ResponseHistory.Entry(number: number, response: response))
+        output.target = outgoing.target
+        outputs.append(.response(output))
+        return CommandResult(.succeeded, outputs)
+    }
+
+    /// The request's problems by the loaded description: warnings to show, or (with `validate
+    /// strict`) the reason it is not sent.
+    func checkBeforeSending(_ outgoing: Outgoing) async throws -> [String] {
         var problems = requestProblems(outgoing)
         if validation(for: outgoing.origin) == .strict {
             // Strict: an operation the description's structure problems touch is not trusted
@@ -28,16 +44,7 @@ extension Executor {
             }
             if !problems.isEmpty { throw CommandError.notSent(problems) }
         }
-        let client = try await client(api: outgoing.api, draftAuth: outgoing.auth)
-        let response = try await client.send(outgoing.request)
-        let number = session.responses.append(response)
-        recordCoverage(response)
-        var outputs = problems.map { Output.event(.requestWarning($0)) }
-        if outgoing.api == nil, let notice = noticeOtherOrigin(outgoing.origin) { outputs.append(.event(notice)) }
-        var output = responseOutput(ResponseHistory.Entry(number: number, response: response))
-        output.target = outgoing.target
-        outputs.append(.response(output))
-        return CommandResult(.succeeded, outputs)
+        return problems
     }
 
     /// A kept response as an output, shown with the session's display settings, and checked
@@ -345,6 +352,16 @@ extension Executor {
     // MARK: - Reading responses
 
     /// The nodes `expression` (variables expanded) selects in a response's body.
+    /// What `expression` selects in response #`number` (the last when `nil`), or in a batch's
+    /// summary (``BatchSummary/json``); with the number it read.
+    func query(_ expression: String, number: Int?) throws -> (number: Int, nodes: [JSONPath.Node]) {
+        if let batch = session.responses.batch(number) {
+            return (batch.number, try JSONPath(try session.variables.expand(expression)).query(batch.summary.json))
+        }
+        let entry = try session.responses.entry(number)
+        return (entry.number, try query(expression, in: entry))
+    }
+
     func query(_ expression: String, in entry: ResponseHistory.Entry) throws -> [JSONPath.Node] {
         try JSONPath(try session.variables.expand(expression)).query(try json(of: entry))
     }

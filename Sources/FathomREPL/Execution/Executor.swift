@@ -66,6 +66,8 @@ public actor Executor {
     /// Knows every secret of the session; the renderers mask with it, and so does the client's wire log.
     nonisolated let redactor = Redactor()
     let cookieJar = CookieJar()
+    /// How far a running batch has come, for the terminal's notice.
+    nonisolated let progress = LineProgress()
     /// What the prompt and completion read, from the line editor's thread.
     nonisolated let snapshot = SessionSnapshot()
     var clients = ClientCache()
@@ -186,7 +188,7 @@ public actor Executor {
         if command.sendsRequest {
             // `expect` and `let` read the last response: after a request that got none, that
             // would be an older request's.
-            session.lastRequestAnswered = result.response != nil
+            session.lastRequestAnswered = result.answered
         }
         // A failed expectation is still part of the session: it says what should hold.
         if result.outcome != .failed, let kind = command.logKind {

@@ -21,6 +21,8 @@ struct Expectation: Equatable, Sendable {
         case body
         /// The response against its operation in the loaded description (`expect schema`).
         case schema
+        /// A figure of the last batch's summary (`expect batch p99 < 200ms`).
+        case batch(BatchMetric)
     }
 
     enum Operator: String, CaseIterable, Equatable, Sendable {
@@ -133,6 +135,9 @@ enum ExpectationEvaluator {
         case .schema:
             // Checked by the executor, which holds the description.
             throw CommandError("`expect schema` needs the loaded description")
+        case .batch:
+            // Checked against the last batch, not a response.
+            throw CommandError("`expect batch` checks the last batch")
         case .value(let written):
             let (expression, counted) = Expectation.counting(written)
             let values = try values(expression)

@@ -11,6 +11,8 @@ import Foundation
 enum Output: Sendable {
     /// A response, just received or shown again (`show #N`).
     case response(ResponseOutput)
+    /// A batch, just sent or shown again (`show #N`).
+    case batch(BatchSummary)
     /// The draft as it would be sent (`show request`).
     case request(RequestPreview)
     /// A list of named values: variables, headers, environments, cookies, responses…

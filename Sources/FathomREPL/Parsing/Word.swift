@@ -45,6 +45,8 @@ enum Tokenizer {
         var escaping = false
         /// Inside `$'…'`.
         var ansi = false
+        /// Inside an unquoted `{{…}}`.
+        var template = false
 
         var index = scalars.startIndex
         func finish() {
@@ -98,8 +100,12 @@ enum Tokenizer {
                 continue
             }
             switch scalar {
+            case " " where template, "\t" where template:
+                // `{{$random.int 1 6}}` is one word: a template's blanks never split it.
+                current.unicodeScalars.append(scalar)
             case " ", "\t", "\n":
                 finish()
+                template = false
                 if enough() { return words }
             case "'", "\"":
                 if start == nil {
@@ -130,6 +136,11 @@ enum Tokenizer {
             default:
                 if start == nil { start = column }
                 current.unicodeScalars.append(scalar)
+                if scalar == "{", !template, current.unicodeScalars.dropLast().last == "{" {
+                    template = true
+                } else if scalar == "}", template, current.unicodeScalars.dropLast().last == "}" {
+                    template = false
+                }
             }
         }
         if let quote {

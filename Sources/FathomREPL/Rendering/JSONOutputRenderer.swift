@@ -42,6 +42,9 @@ struct JSONOutputRenderer: Sendable {
     private func object(_ output: Output) -> JSON {
         switch output {
         case .response(let output): return response(output)
+        case .batch(let summary):
+            guard case .object(let members) = summary.json else { return summary.json }
+            return .object([member("type", "batch")] + members)
         case .request(let preview):
             var members = [member("type", "request")] + request(preview.request)
             members.append(JSON.Member(key: "sources", value: .array(preview.sources.map { .string($0.rawValue) })))

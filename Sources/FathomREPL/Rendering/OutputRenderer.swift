@@ -49,6 +49,7 @@ struct OutputRenderer: Sendable {
             let renderer = ResponseRenderer(
                 palette: palette, decoder: response.decoder, showHeaders: response.showHeaders, redactor: redactor)
             return (renderer.render(response.response, number: response.number, schema: response.schema), true)
+        case .batch(let summary): return (BatchRenderer(palette: palette).render(summary), true)
         case .request(let preview): return (request(preview), true)
         case .listing(let listing): return (self.listing(listing), false)
         case .setting(let setting): return (self.setting(setting.name, setting.value), false)

@@ -11,9 +11,19 @@ struct ResponseHistory: Equatable, Sendable {
         let response: NetworkResponse<Data>
     }
 
+    /// A batch (`send --repeat`): numbered as responses are, kept as its summary.
+    struct BatchEntry: Sendable {
+        let number: Int
+        let summary: BatchSummary
+    }
+
+    /// Batches kept: their summaries are small, their responses are not kept at all.
+    static let maxBatches = 20
+
     let maxCount: Int
     let maxBytes: Int
     private(set) var entries: [Entry] = []
+    private(set) var batches: [BatchEntry] = []
     private(set) var lastNumber = 0
     private var bytes = 0
 
@@ -34,15 +44,42 @@ struct ResponseHistory: Equatable, Sendable {
         return lastNumber
     }
 
+    /// Keeps a batch's summary, made with the number it gets, and returns it.
+    @discardableResult
+    mutating func appendBatch(_ make: (Int) -> BatchSummary) -> BatchSummary {
+        lastNumber += 1
+        let summary = make(lastNumber)
+        batches.append(BatchEntry(number: lastNumber, summary: summary))
+        if batches.count > Self.maxBatches { batches.removeFirst() }
+        return summary
+    }
+
     var last: Entry? { entries.last }
 
     /// Histories are the same when they hold the same numbers (a number is never given twice).
     static func == (a: ResponseHistory, b: ResponseHistory) -> Bool {
         a.lastNumber == b.lastNumber && a.entries.map(\.number) == b.entries.map(\.number)
+            && a.batches.map(\.number) == b.batches.map(\.number)
+    }
+
+    /// The batch numbered `number`, or the last entry when `nil` if it is a batch; `nil` when
+    /// that number is a response (or nothing).
+    func batch(_ number: Int?) -> BatchEntry? {
+        guard let last = batches.last else { return nil }
+        guard let number else { return last.number == lastNumber ? last : nil }
+        return batches.first { $0.number == number }
     }
 
     /// The response numbered `number`, or the last when `nil`.
     func entry(_ number: Int?) throws(CommandError) -> Entry {
+        if let batch = batch(number) {
+            let requests = "\(batch.summary.completed) request\(batch.summary.completed == 1 ? "" : "s")"
+            throw CommandError(
+                number == nil
+                    ? "the last entry is batch #\(batch.number) (\(requests)), not one response"
+                    : "#\(batch.number) is a batch of \(requests), not one response",
+                hint: "`expect batch p99 < 200ms` checks it; `inspect #\(batch.number) $.latency` reads its summary")
+        }
         guard let number else {
             guard let last = entries.last else {
                 throw CommandError("no response yet", hint: "send a request first")

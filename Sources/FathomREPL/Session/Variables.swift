@@ -1,5 +1,6 @@
 import FathomHTTP
 import Foundation
+import Synchronization
 
 /// Named values that `{{name}}` expands to; some of them secret.
 struct Variables: Equatable, Sendable {
@@ -60,6 +61,37 @@ struct Variables: Equatable, Sendable {
         return false
     }
 
+    /// What one request of a batch has of its own (``RequestValues``), while it is prepared.
+    @TaskLocal static var request: RequestValues?
+
+    /// The names built in: `$i` (the request's index in its batch, from 0), `$uuid` (a new
+    /// random UUID), `$random.int MIN MAX` (a whole number in that range, both included).
+    static let builtInNames = ["$i", "$uuid", "$random.int MIN MAX", "$env.NAME"]
+
+    /// A built-in name's value, fresh for each request.
+    private static func builtIn(_ name: String, column: Int?) throws(CommandError) -> String {
+        let parts = name.split(separator: " ", omittingEmptySubsequences: true)
+        let value: String
+        switch parts.first {
+        case "$i" where parts.count == 1:
+            value = String(request?.index ?? 0)
+        case "$uuid" where parts.count == 1:
+            value = UUID().uuidString.lowercased()
+        case "$random.int":
+            guard parts.count == 3, let low = Int(parts[1]), let high = Int(parts[2]), low <= high else {
+                throw CommandError(
+                    "'{{\(name)}}' needs a range", column: column, hint: "write {{$random.int 1 100}}: MIN MAX, MIN ≤ MAX")
+            }
+            value = String(Int.random(in: low...high))
+        default:
+            throw CommandError(
+                "unknown variable '\(name)'", column: column,
+                hint: "built in: " + builtInNames.map { "{{\($0)}}" }.joined(separator: ", "))
+        }
+        request?.used.store(true, ordering: .relaxed)
+        return value
+    }
+
     /// `template` with each `{{name}}` and `{{$env.NAME}}` replaced.
     ///
     /// - Throws: ``CommandError`` naming the first unknown variable (with its column when the
@@ -82,6 +114,11 @@ struct Variables: Equatable, Sendable {
                     throw CommandError("environment variable '\(key)' is not set", column: at)
                 }
                 result += value
+            } else if name.hasPrefix("$") {
+                result += try Self.builtIn(name, column: at)
+            } else if let request = Self.request, let value = request.row[name] {
+                request.used.store(true, ordering: .relaxed)
+                result += value
             } else if let value = values[name] {
                 result += value
             } else {
@@ -93,5 +130,20 @@ struct Variables: Equatable, Sendable {
         }
         result += rest
         return result
+    }
+}
+
+/// What one request of a batch has of its own while it is prepared: its index (`{{$i}}`) and its
+/// row of the data file (`{{column}}`, before the session's variables). Whether the request used
+/// any of it (or `$uuid`, `$random.int`) tells the batch whether each request must be prepared
+/// anew or one prepared request serves them all.
+final class RequestValues: Sendable {
+    let index: Int
+    let row: [String: String]
+    let used = Atomic<Bool>(false)
+
+    init(index: Int, row: [String: String] = [:]) {
+        self.index = index
+        self.row = row
     }
 }

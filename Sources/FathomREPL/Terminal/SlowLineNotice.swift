@@ -15,28 +15,46 @@ final class SlowLineNotice: Sendable {
     private let state = State()
     private let console: any Console
 
-    /// Starts watching a line that started now.
-    init(console: any Console, palette: Palette, after delay: Duration = .seconds(1)) {
+    /// Starts watching a line that started now; a batch's `progress` is shown as it comes.
+    init(
+        console: any Console, palette: Palette, progress: LineProgress? = nil, after delay: Duration = .seconds(1)
+    ) {
         self.console = console
         let state = self.state
         let start = ContinuousClock.now
         task = Task {
             do {
-                try await Task.sleep(for: delay)
+                // A batch shows its progress at once; any other line after `delay`.
+                let tick = Duration.milliseconds(200)
+                try await Task.sleep(for: tick)
                 while !Task.isCancelled {
                     let elapsed = ContinuousClock.now - start
-                    state.shown.withLock { shown in
-                        // Checked under the lock: once `finish` has wiped it, the notice stays off.
-                        guard !Task.isCancelled else { return }
-                        console.writeError(
-                            "\r\u{1B}[K"
-                                + TerminalText.finish(palette.dim("\(elapsed.shortDescription) — Ctrl-C cancels")))
-                        shown = true
+                    let counts = progress?.current
+                    if counts != nil || elapsed >= delay {
+                        let text = counts.map(Self.describe) ?? elapsed.shortDescription
+                        state.shown.withLock { shown in
+                            // Checked under the lock: once `finish` has wiped it, the notice stays off.
+                            guard !Task.isCancelled else { return }
+                            console.writeError(
+                                "\r\u{1B}[K" + TerminalText.finish(palette.dim("\(text) — Ctrl-C cancels")))
+                            shown = true
+                        }
                     }
-                    try await Task.sleep(for: .milliseconds(200))
+                    try await Task.sleep(for: tick)
                 }
             } catch {}
         }
+    }
+
+    /// `1,204/10,000 · 5,230/s · 3 errors · 2.1s`.
+    static func describe(_ counts: LineProgress.Counts) -> String {
+        let elapsed = ContinuousClock.now - counts.start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        var parts = [Count.grouped(counts.done) + (counts.total.map { "/" + Count.grouped($0) } ?? "")]
+        if seconds > 0 { parts.append(Count.grouped(Int(Double(counts.done) / seconds)) + "/s") }
+        if counts.errors > 0 { parts.append("\(Count.grouped(counts.errors)) error\(counts.errors == 1 ? "" : "s")") }
+        parts.append(elapsed.shortDescription)
+        return parts.joined(separator: " · ")
     }
 
     /// Stops the notice and wipes it, if it was shown.

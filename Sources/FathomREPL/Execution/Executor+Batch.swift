@@ -1,0 +1,74 @@
+@_spi(Fathom) import FathomHTTP
+import FathomJSON
+import Foundation
+
+/// Batches: the draft sent many times (`send --repeat 100 -c 10`), through the library's
+/// scheduled batch, each request exactly what one `send` of the draft would carry.
+extension Executor {
+    /// Sends the draft on the plan `options` describe and returns the batch's summary, kept in
+    /// the history as one entry. Ctrl-C ends it and keeps what arrived.
+    ///
+    /// Request 0 is prepared (and checked against the description) before anything is sent, so
+    /// a draft that cannot be sent fails as one `send` would. Each later request is prepared
+    /// anew only when request 0 used something of its own (`{{$i}}`, `{{$uuid}}`,
+    /// `{{$random.int 1 6}}`, a data row's `{{column}}`); otherwise one request serves all.
+    func sendBatch(_ draft: Draft, options: BatchOptions) async throws -> CommandResult {
+        let table = try options.data.map { try dataTable($0) }
+        let plan = options.plan(rows: table?.rows.count)
+        func values(_ index: Int) -> RequestValues {
+            RequestValues(index: index, row: table.map { $0.row(index % $0.rows.count) } ?? [:])
+        }
+        let first = values(0)
+        let outgoing = try Variables.$request.withValue(first) { try prepare(draft) }
+        let perRequest = first.used.load(ordering: .relaxed)
+        let problems = try await checkBeforeSending(outgoing)
+        let client = try await client(api: outgoing.api, draftAuth: outgoing.auth)
+        var tally = BatchTally(volatile: session.volatile.compactMap { try? JSONPath($0) })
+        progress.start(total: plan.count)
+        defer { progress.finish() }
+        let start = ContinuousClock.now
+        let end = await client.send(plan) { index in
+            guard index > 0, perRequest else { return outgoing.request }
+            let next = try Variables.$request.withValue(values(index)) { try prepare(draft) }
+            // A row may not take the batch's credentials to another API.
+            guard next.origin == outgoing.origin else {
+                throw CommandError(
+                    "request \(index) goes to \(next.origin), not \(outgoing.origin)",
+                    hint: "a batch sends to one origin: its credentials belong to that API")
+            }
+            return next.request
+        } handle: { done in
+            tally.add(done)
+            progress.update(done: tally.completed, errors: tally.errorCount)
+        }
+        let elapsed = ContinuousClock.now - start
+        // Read before the history is appended to: the summary is made inside that access.
+        // Requests that differ are named by the target as written (`/users/{{$i}}`).
+        let shown = perRequest ? outgoing.target : shownPath(outgoing.request.url)
+        let summary = session.responses.appendBatch { number in
+            BatchSummary(
+                number: number, method: outgoing.request.method.rawValue, shownPath: shown, options: options, end: end,
+                elapsed: elapsed, tally: tally)
+        }
+        for bodyClass in summary.classes { recordCoverage(bodyClass.response) }
+        var outputs = problems.map { Output.event(.requestWarning($0)) }
+        if outgoing.api == nil, let notice = noticeOtherOrigin(outgoing.origin) { outputs.append(.event(notice)) }
+        outputs.append(.batch(summary))
+        return CommandResult(.succeeded, outputs)
+    }
+
+    /// The data file of `--data FILE`, its name expanded and resolved beside the running file.
+    private func dataTable(_ written: String) throws -> CSVTable {
+        let path = resolvePath(try session.variables.expand(written))
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw CommandError(
+                FileManager.default.fileExists(atPath: path)
+                    ? "cannot read \(written) as UTF-8 text" : "no file \(written)",
+                hint: "--data takes a CSV file whose first row names the columns")
+        }
+        return try CSVTable(parsing: text, source: written)
+    }
+}
