@@ -24,10 +24,10 @@ import Testing
         "query": ["query a=1 -nothere"],
         "header": [],  // sets or removes a draft header
         "body": ["body {\"a\": }", "body json a:={bad", "body example"],
-        "send": ["send"],
+        "send": ["send", "send --repeat 3 --data /nonexistent.csv"],
         "show": ["show #99", "show #1 > /nonexistent-dir/out.json"],
         "reset": [],  // a fresh draft
-        "get": ["get /fail X-Other:1", "get {{missing}}"],
+        "get": ["get /fail X-Other:1", "get {{missing}}", "get /x/{{missing}} --repeat 2 X-Other:1"],
         "post": ["post /fail name=Ada"],
         "put": ["put /fail a=1"],
         "patch": ["patch /fail a=1"],
@@ -59,7 +59,7 @@ import Testing
         "inspect": ["inspect #99 $.a"],
         "let": ["let x = $.nothing", "let x = header X-None"],
         "diff": ["diff #1 #1"],
-        "expect": ["expect $.a == {{missing}}"],
+        "expect": ["expect $.a == {{missing}}", "expect batch p99 < 200ms"],
         "volatile": [],  // adds a path
         "spec": ["spec /nonexistent.yaml"],
         "ls": ["ls"],

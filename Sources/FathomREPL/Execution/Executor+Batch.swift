@@ -54,6 +54,12 @@ extension Executor {
         var outputs = problems.map { Output.event(.requestWarning($0)) }
         if outgoing.api == nil, let notice = noticeOtherOrigin(outgoing.origin) { outputs.append(.event(notice)) }
         outputs.append(.batch(summary))
+        // Like a request that got no response, a batch none of whose requests got one failed:
+        // its summary is kept and shown, and the line says why, once.
+        if summary.statuses.isEmpty, let first = summary.errors.first?.first {
+            outputs.append(.failure(Failure(.network(first))))
+            return CommandResult(.failed, outputs)
+        }
         return CommandResult(.succeeded, outputs)
     }
 

@@ -23,13 +23,19 @@ import Testing
             "body raw $'a\\r\\nb'", "body <<EOF\nnone\nEOF", "body <<EOF\nit's\nEOF", "body text $'a\\r\\nb'",
             "body text and more",
         ],
-        "send": ["send"],
+        "send": [
+            "send", "send --repeat 100 --concurrency 10", "send --duration 30s --rate 50/s -c 4",
+            "send --data 'rows of.csv' --rate 2.5/s",
+        ],
         "show": [
             "show", "show request", "show response", "show #3", "show session", "show headers off",
             "show #2 > out.json",
         ],
         "reset": ["reset"],
-        "get": ["get", "get /users page==2 X-Trace:1", "get http://127.0.0.1:8765/get", "get :3000/x", "get '/a b'"],
+        "get": [
+            "get", "get /users page==2 X-Trace:1", "get http://127.0.0.1:8765/get", "get :3000/x", "get '/a b'",
+            "get /users/{{$random.int 1 6}} --repeat 200 -c 64", "get /x --duration 2s",
+        ],
         "post": [
             "post /users name=Ada age:=36 'tags:=[\"a\"]'", "post /echo 'note=two words' Accept:",
             "post /form 'pass\\@word=x' 'a\\=b==c' 'back\\\\slash=1'",
@@ -78,7 +84,8 @@ import Testing
         "expect": [
             "expect status 200", "expect status 2xx", "expect status != 500", "expect $.name == \"Ada\"",
             "expect $.n > 3", "expect header Content-Type ~ json", "expect header X exists", "expect time < 500ms",
-            "expect body ~ 'a b'", "expect schema", "expect $.a absent",
+            "expect body ~ 'a b'", "expect schema", "expect $.a absent", "expect batch p99 < 200ms",
+            "expect batch status 2xx == 100%", "expect batch ttfb.p50 <= 1.5s", "expect batch errors == 0",
             "expect \"$.headers['X-Client']\" == \"fathom\"", "expect header X ~ \"'q'\"",
         ],
         "volatile": ["volatile", "volatile $.updatedAt"],

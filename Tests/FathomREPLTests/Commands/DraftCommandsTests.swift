@@ -72,11 +72,17 @@ import Testing
 }
 
 @Suite struct SendCommandTests {
-    @Test func takesNoArguments() throws {
+    @Test func takesNoArgumentsButTheBatchFlags() throws {
         #expect(try parse("send") == SendCommand())
         let extra = parseError("send now")
         #expect(extra?.column == 6)
-        #expect(extra?.hint == "usage: send")
+        #expect(extra?.message == "send takes no 'now'")
+        #expect(
+            try parse("send --repeat 5 -c 2 --rate 600/m")
+                == SendCommand(batch: BatchOptions(count: 5, concurrency: 2, rate: 10)))
+        #expect(parseError("send --repeat 0")?.message == "--repeat takes a whole number above 0, not '0'")
+        #expect(parseError("send --rate fast")?.hint == "write 50/s or 600/m")
+        #expect(parseError("send -c")?.message == "-c needs a value")
     }
 }
 

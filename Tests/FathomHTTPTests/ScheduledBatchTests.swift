@@ -1,0 +1,147 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import FathomHTTP
+
+@Suite struct ScheduledBatchTests {
+    private func client(_ transport: MockTransport) -> NetworkClient {
+        NetworkClient(baseURL: "http://api.test", transport: transport)
+    }
+
+    private func request(_ path: String) throws -> PreparedRequest {
+        try NetworkRequest.get(path).prepared(baseURL: "http://api.test")
+    }
+
+    @Test func sendsTheCountWithAtMostTheConcurrencyInFlight() async throws {
+        let transport = MockTransport()
+        let inFlight = Mutex(0)
+        let peak = Mutex(0)
+        transport.register(
+            "/item",
+            .handler { _ in
+                let now = inFlight.withLock { count in
+                    count += 1
+                    return count
+                }
+                peak.withLock { $0 = max($0, now) }
+                try await Task.sleep(for: .milliseconds(2))
+                inFlight.withLock { $0 -= 1 }
+                return .status(200)
+            })
+        var indices: [Int] = []
+        var statuses = 0
+        let end = await client(transport).send(BatchPlan(count: 40, maxConcurrent: 4)) { index in
+            try request("/item/\(index)")
+        } handle: { done in
+            indices.append(done.index)
+            if case .success(let response) = done.result, response.status.code == 200 { statuses += 1 }
+        }
+        #expect(end.sent == 40)
+        guard case .finished = end else {
+            Issue.record("expected finished, got \(end)")
+            return
+        }
+        #expect(indices.sorted() == Array(0..<40))
+        #expect(statuses == 40)
+        #expect(peak.withLock { $0 } == 4)
+        #expect(transport.requests.map(\.url.path).sorted() == (0..<40).map { "/item/\($0)" }.sorted())
+    }
+
+    @Test func aRateSpacesTheStarts() async throws {
+        let transport = MockTransport()
+        transport.register("/r", .status(204))
+        let start = ContinuousClock.now
+        var count = 0
+        let end = await client(transport).send(BatchPlan(count: 11, rate: 100, maxConcurrent: 8)) { _ in
+            try request("/r")
+        } handle: { _ in count += 1 }
+        let elapsed = ContinuousClock.now - start
+        #expect(end.sent == 11 && count == 11)
+        // Request 10 starts 100 ms in at 100/s: never sooner, and well before a second.
+        #expect(elapsed >= .milliseconds(100))
+        #expect(elapsed < .seconds(1))
+    }
+
+    @Test func aDurationStopsStartingRequests() async throws {
+        let transport = MockTransport()
+        transport.register(
+            "/d",
+            .handler { _ in
+                try await Task.sleep(for: .milliseconds(10))
+                return .status(200)
+            })
+        let start = ContinuousClock.now
+        var count = 0
+        let end = await client(transport).send(BatchPlan(duration: .milliseconds(200), maxConcurrent: 2)) { _ in
+            try request("/d")
+        } handle: { _ in count += 1 }
+        #expect(ContinuousClock.now - start >= .milliseconds(200))
+        #expect(count == end.sent)
+        #expect(count > 4)
+    }
+
+    @Test func withoutACountOrADurationItSendsOne() async throws {
+        let transport = MockTransport()
+        transport.register("/one", .status(200))
+        let end = await client(transport).send(BatchPlan()) { _ in try request("/one") } handle: { _ in }
+        #expect(end.sent == 1)
+    }
+
+    @Test func aRequestThatCannotBeMadeStopsTheBatch() async throws {
+        let transport = MockTransport()
+        transport.register("/s", .status(200))
+        struct NoRow: Error {}
+        var handled = 0
+        let end = await client(transport).send(BatchPlan(count: 10, maxConcurrent: 1)) { index in
+            if index == 3 { throw NoRow() }
+            return try request("/s")
+        } handle: { _ in handled += 1 }
+        guard case .stopped(let sent, let index, let error) = end else {
+            Issue.record("got \(end)")
+            return
+        }
+        #expect(sent == 3 && index == 3 && handled == 3)
+        #expect(error is NoRow)
+        // `nil` ends the batch without an error: the data ran out.
+        let short = await client(transport).send(BatchPlan(count: 10)) { index in
+            index < 2 ? try request("/s") : nil
+        } handle: { _ in }
+        guard case .finished(let sentShort) = short else {
+            Issue.record("got \(short)")
+            return
+        }
+        #expect(sentShort == 2)
+    }
+
+    @Test func cancellingKeepsTheResultsSoFar() async throws {
+        let transport = MockTransport()
+        transport.register(
+            "/slow",
+            .handler { request in
+                if request.url.query?.contains("fast") == true { return .status(200) }
+                try await Task.sleep(for: .seconds(30))
+                return .status(200)
+            })
+        let client = self.client(transport)
+        let start = ContinuousClock.now
+        let batch = Task {
+            var done = 0
+            let end = await client.send(BatchPlan(count: 100, maxConcurrent: 3)) { index in
+                try NetworkRequest.get(index < 5 ? "/slow?fast=1" : "/slow").prepared(baseURL: "http://api.test")
+            } handle: { _ in done += 1 }
+            return (end, done)
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        batch.cancel()
+        let (end, done) = await batch.value
+        #expect(ContinuousClock.now - start < .seconds(20))
+        guard case .cancelled(let sent, let abandoned) = end else {
+            Issue.record("got \(end)")
+            return
+        }
+        #expect(done == 5)
+        #expect(abandoned == 3)
+        #expect(sent == 8)
+    }
+}
