@@ -56,6 +56,7 @@ public enum DemoAPI {
 
         addAuthRoutes(router, store: store)
         addUserRoutes(router, store: store)
+        addAccountRoutes(router, store: store)
         addUtilityRoutes(router)
         return router
     }
@@ -284,6 +285,58 @@ public enum DemoAPI {
     }
 
     // MARK: - Utilities
+
+    private struct Withdrawal: Decodable {
+        var amount: Int
+    }
+
+    private struct BalanceInput: Decodable {
+        var balance: Int
+    }
+
+    /// Accounts with a deliberate race, for `send --repeat … -c …` to find: a withdrawal checks
+    /// the balance, takes a while, then subtracts from whatever the balance is by then, with no
+    /// lock between. One at a time, an account of 100 pays 60 once and refuses the next; two at
+    /// once both pass the check, and the account ends at -20.
+    private static func addAccountRoutes(_ router: Router<BasicRequestContext>, store: DemoStore) {
+        router.get("/accounts/:id") { _, context -> Response in
+            let id = context.parameters.get("id", as: Int.self) ?? -1
+            guard let balance = await store.balance(id) else { return notFound("account", id) }
+            return DemoResponse.json(["id": id, "balance": balance])
+        }
+
+        router.put("/accounts/:id") { request, context -> Response in
+            let id = context.parameters.get("id", as: Int.self) ?? -1
+            let input: BalanceInput
+            switch await decode(BalanceInput.self, request) {
+            case .success(let value): input = value
+            case .failure(let failure): return failure.response
+            }
+            guard await store.setBalance(id, input.balance) else { return notFound("account", id) }
+            return DemoResponse.json(["id": id, "balance": input.balance])
+        }
+
+        router.post("/accounts/:id/withdraw") { request, context -> Response in
+            let id = context.parameters.get("id", as: Int.self) ?? -1
+            let input: Withdrawal
+            switch await decode(Withdrawal.self, request) {
+            case .success(let value): input = value
+            case .failure(let failure): return failure.response
+            }
+            guard input.amount > 0 else {
+                return DemoResponse.problem(400, title: "Bad Request", detail: "amount must be above 0")
+            }
+            guard let seen = await store.balance(id) else { return notFound("account", id) }
+            guard seen >= input.amount else {
+                return DemoResponse.problem(
+                    409, title: "Conflict", detail: "insufficient funds", extra: ["balance": seen])
+            }
+            // The window: checked, not yet paid. Another withdrawal passes the same check here.
+            try await Task.sleep(for: .milliseconds(50))
+            let balance = await store.subtract(id, input.amount)
+            return DemoResponse.json(["id": id, "balance": balance])
+        }
+    }
 
     private static func addUtilityRoutes(_ router: Router<BasicRequestContext>) {
         let echo: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in

@@ -138,6 +138,30 @@ public enum DemoOpenAPI {
                 }
               }
             },
+            "/accounts/{id}": {
+              "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "integer"}}],
+              "get": {
+                "operationId": "getAccount", "summary": "An account's balance", "tags": ["accounts"],
+                "responses": {"200": {"$ref": "#/components/responses/Account"}, "404": {"$ref": "#/components/responses/Problem"}}
+              },
+              "put": {
+                "operationId": "setBalance", "summary": "Set an account's balance", "tags": ["accounts"],
+                "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "required": ["balance"], "properties": {"balance": {"type": "integer"}}}}}},
+                "responses": {"200": {"$ref": "#/components/responses/Account"}, "400": {"$ref": "#/components/responses/Problem"}, "404": {"$ref": "#/components/responses/Problem"}}
+              }
+            },
+            "/accounts/{id}/withdraw": {
+              "post": {
+                "operationId": "withdraw", "summary": "Withdraw from an account (with a deliberate race: check, wait, subtract)", "tags": ["accounts"],
+                "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "integer"}}],
+                "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "required": ["amount"], "properties": {"amount": {"type": "integer", "minimum": 1}}}}}},
+                "responses": {
+                  "200": {"$ref": "#/components/responses/Account"},
+                  "400": {"$ref": "#/components/responses/Problem"}, "404": {"$ref": "#/components/responses/Problem"},
+                  "409": {"description": "Insufficient funds", "content": {"application/problem+json": {"schema": {"allOf": [{"$ref": "#/components/schemas/Problem"}, {"type": "object", "required": ["balance"], "properties": {"balance": {"type": "integer"}}}]}}}}
+                }
+              }
+            },
             "/echo": {
               "get": {"operationId": "echo", "summary": "The request as the server received it", "tags": ["tools"], "responses": {"200": {"$ref": "#/components/responses/Echo"}}},
               "post": {"operationId": "echoPost", "summary": "The request as the server received it", "tags": ["tools"], "requestBody": {"content": {"*/*": {"schema": {}}}}, "responses": {"200": {"$ref": "#/components/responses/Echo"}}},
@@ -197,6 +221,8 @@ public enum DemoOpenAPI {
               "OAuthError": {"description": "An OAuth2 error", "content": {"application/json": {"schema": {
                 "type": "object", "required": ["error"], "properties": {"error": {"type": "string"}, "error_description": {"type": "string"}}}}}},
               "Echo": {"description": "The request as the server received it", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Echo"}}}},
+              "Account": {"description": "The account and its balance", "content": {"application/json": {"schema": {
+                "type": "object", "required": ["id", "balance"], "properties": {"id": {"type": "integer"}, "balance": {"type": "integer"}}}}}},
               "Upload": {"description": "What arrived", "content": {"application/json": {"schema": {"type": "object", "required": ["bytes", "crc32"], "properties": {"bytes": {"type": "integer"}, "crc32": {"type": "string", "pattern": "^[0-9a-f]{8}$"}}}}}}
             },
             "schemas": {

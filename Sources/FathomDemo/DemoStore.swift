@@ -24,6 +24,8 @@ public struct DemoTodo: Codable, Sendable, Equatable {
 actor DemoStore {
     private(set) var users: [DemoUser] = []
     private(set) var todos: [DemoTodo] = []
+    /// Account balances by id (`/accounts/1`…`/accounts/3`), 100 each.
+    private var balances: [Int: Int] = [1: 100, 2: 100, 3: 100]
     private var nextUserID = 1
     private var nextTodoID = 1
     /// Valid bearer tokens and when each expires.
@@ -60,6 +62,23 @@ actor DemoStore {
                 nextTodoID += 1
             }
         }
+    }
+
+    // MARK: Accounts
+
+    func balance(_ id: Int) -> Int? { balances[id] }
+
+    func setBalance(_ id: Int, _ balance: Int) -> Bool {
+        guard balances[id] != nil else { return false }
+        balances[id] = balance
+        return true
+    }
+
+    /// Takes `amount` from the balance as it is now, whatever it was when checked.
+    func subtract(_ id: Int, _ amount: Int) -> Int {
+        let balance = (balances[id] ?? 0) - amount
+        balances[id] = balance
+        return balance
     }
 
     // MARK: Users

@@ -51,6 +51,15 @@ import Testing
                 expect schema
                 delete /users/3
                 expect schema
+                get /accounts/2
+                expect schema
+                post /accounts/2/withdraw amount:=60
+                expect schema
+                post /accounts/2/withdraw amount:=60
+                expect status 409
+                expect schema
+                put /accounts/2 balance:=100
+                expect schema
                 get /echo page==1
                 expect schema
                 post /echo note=hi
@@ -86,7 +95,7 @@ import Testing
                 """)
         #expect(run.status == 0, "\(run.stdout.suffix(3000))\(run.stderr)")
         #expect(!run.stdout.contains("schema ✗"))
-        #expect(run.stdout.contains("26 of 26 operations called"))
+        #expect(run.stdout.contains("29 of 29 operations called"))
         #expect(run.stdout.contains("The demo's OpenAPI description is loaded"))
         #expect(run.stdout.contains("Fathom demo API 1.0.0 (OpenAPI 3.1.0, "))
     }
@@ -146,7 +155,7 @@ import Testing
         #expect(replay.stdout.contains("the response breaks the schema of GET /users/{id} (2 violations):"))
         #expect(!replay.stdout.contains("expect schema — expected"), "said once")
         #expect(replay.stdout.contains("✗ GET /users/1  200 OK") && replay.stdout.contains("schema ✗ 2"))
-        #expect(replay.stdout.contains("✓ GET /users/{id}") && replay.stdout.contains("2 of 26 operations called"))
+        #expect(replay.stdout.contains("✓ GET /users/{id}") && replay.stdout.contains("2 of 29 operations called"))
         let junit = try String(contentsOfFile: directory + "/junit.xml", encoding: .utf8)
         #expect(junit.contains("$.email: expected integer, got string"))
         #expect(

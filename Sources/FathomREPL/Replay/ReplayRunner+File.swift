@@ -169,8 +169,7 @@ struct FileRun {
             result = await executor.run(command, text: entry.text, location: location)
         }
         if options.format == .json { printer.print(result.outputs) }
-        if let reason = runner.stopReason(), result.outcome == .failed || command.sendsRequest && result.response == nil
-        {
+        if let reason = runner.stopReason(), result.outcome == .failed || command.sendsRequest && !result.answered {
             // Stopped while it ran: the line says so, not how the cancelled request failed.
             record([.interrupted(reason)])
             stopped = reason.skipped
@@ -178,7 +177,13 @@ struct FileRun {
         }
         if command.sendsRequest {
             current?.retries = attempts
-            unanswered = result.response == nil
+            unanswered = !result.answered
+        }
+        for case .batch(let batch) in result.outputs {
+            // A batch is one line of the report: its requests, its commonest status, its time.
+            current?.sent = "\(batch.method) \(batch.shownPath) × \(batch.completed)"
+            current?.status = batch.statuses.max { $0.count < $1.count }.map { HTTPStatus(code: $0.code) }
+            current?.time = batch.elapsed
         }
         for case .response(let response) in result.outputs {
             current?.sent = "\(response.response.request.method) \(response.shownPath)"

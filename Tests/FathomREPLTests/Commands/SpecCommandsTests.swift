@@ -52,7 +52,7 @@ import Testing
         let loaded = await executor.run("spec \(file)")
         #expect(loaded.outcome == .succeeded)
         #expect(Self.texts(loaded).hasPrefix("loaded Fathom demo API 1.0.0 (OpenAPI 3.1.0, "))
-        #expect(Self.texts(await executor.run("spec")).contains("26 operations on 16 paths"))
+        #expect(Self.texts(await executor.run("spec")).contains("29 operations on 18 paths"))
         // A description that does not load leaves the loaded one in place.
         let broken = await executor.run("spec /nonexistent/api.yaml")
         #expect(broken.outcome == .failed)
@@ -266,7 +266,7 @@ import Testing
         let text = Self.texts(await executor.run("spec coverage"))
         #expect(text.contains("✓ GET /users/{id}         seen 200  (declared 200, 404)"))
         #expect(text.contains("· DELETE /users/{id}      not called"))
-        #expect(text.contains("2 of 26 operations called"))
+        #expect(text.contains("2 of 29 operations called"))
     }
 
     @Test func completionKnowsTheDescription() async throws {
