@@ -122,6 +122,19 @@ struct Replay: AsyncParsableCommand {
     @Flag(name: .long, help: "Print only failures and the summary.")
     var quiet = false
 
+    @Option(
+        name: [.customShort("j"), .long],
+        help: ArgumentHelp(
+            "Run up to N files at once; each file's report is printed whole, in file order.", valueName: "n"))
+    var jobs = 1
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Run the I-th of N slices of the files (1/4 … 4/4): every file is in exactly one slice, the same one on every machine, for a CI matrix.",
+            valueName: "i/n"))
+    var shard: String?
+
     @Flag(name: .long, help: "Start the built-in demo API on 127.0.0.1; its URL is the variable {{demo}}.")
     var demo = false
 
@@ -193,6 +206,10 @@ struct Replay: AsyncParsableCommand {
             }
         }
         guard retry >= 0 else { throw ValidationError("--retry takes a count, 0 or more") }
+        guard (1...256).contains(jobs) else { throw ValidationError("--jobs takes a count from 1 to 256") }
+        if let shard, ReplayRunner.shard(shard) == nil {
+            throw ValidationError("--shard takes I/N with 1 ≤ I ≤ N, such as 2/4, not '\(shard)'")
+        }
         if record, compare != nil { throw ValidationError("--record writes recordings; --compare reads them: use one") }
     }
 
@@ -210,6 +227,8 @@ struct Replay: AsyncParsableCommand {
         options.environmentFile = envFile
         options.dotEnvFile = dotEnv
         options.failFast = failFast
+        options.jobs = jobs
+        options.shard = shard.flatMap(ReplayRunner.shard)
         options.continueOnError = continueOnError
         options.retries = retry
         options.retryInterval = ReplayRunner.duration(retryInterval) ?? .seconds(1)

@@ -240,3 +240,18 @@ import Testing
         #expect(try Tokenizer.words("a {b} c").map(\.text) == ["a", "{b}", "c"])
     }
 }
+
+@Suite struct ShardTests {
+    @Test func slicesAreStableAndCoverEveryFileOnce() throws {
+        let files = (1...10).map { "f\($0).fathom" }
+        var all: [String] = []
+        for index in 1...4 {
+            let shard = try #require(ReplayRunner.shard("\(index)/4"))
+            all += shard.slice(files)
+            #expect(shard.slice(files) == shard.slice(files))
+        }
+        #expect(all.sorted() == files.sorted())
+        #expect(ReplayRunner.shard("1/1")?.slice(files) == files)
+        for bad in ["0/3", "4/3", "1/0", "a/b", "1", "1/2/3", "-1/2"] { #expect(ReplayRunner.shard(bad) == nil, "\(bad)") }
+    }
+}

@@ -44,6 +44,10 @@ public struct ReplayRunner: Sendable {
         public var variables: [(name: String, value: String)] = []
         /// Stop the whole run after the first file that fails.
         public var failFast = false
+        /// How many files run at once; each file's report is printed whole, in file order.
+        public var jobs = 1
+        /// Run only the `index`-th (from 1) of `count` slices of the files.
+        public var shard: Shard?
         /// Go on with a file's requests after one fails (by default the rest are skipped).
         public var continueOnError = false
         /// How many times a request that got no answer is sent again (never for a failed check).
@@ -72,6 +76,28 @@ public struct ReplayRunner: Sendable {
         self.prompter = prompter
     }
 
+    /// One of `count` slices of a run's files: the files whose place in the sorted list, counted
+    /// from 0, leaves `index - 1` divided by `count`. Every file is in exactly one slice, the same
+    /// one on every machine, and slices differ in size by at most one file.
+    public struct Shard: Sendable, Equatable {
+        public var index: Int
+        public var count: Int
+
+        /// The files of this slice, in their order.
+        func slice(_ files: [String]) -> [String] {
+            files.enumerated().filter { $0.offset % count == index - 1 }.map(\.element)
+        }
+    }
+
+    /// `2/4` as a shard; `nil` unless 1 ≤ I ≤ N.
+    public static func shard(_ text: String) -> Shard? {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1,
+            (1...count).contains(index)
+        else { return nil }
+        return Shard(index: index, count: count)
+    }
+
     /// A duration as the command line gives it (`30s`, `500ms`, `2m`), as the language reads it.
     public static func duration(_ text: String) -> Duration? { DurationText.parse(text) }
 
@@ -94,7 +120,8 @@ public struct ReplayRunner: Sendable {
     /// Runs every file; returns the exit status (0, 1, 2, 3, or 128 + a signal's number).
     public func run(files arguments: [String]) async -> Int32 {
         let started = ContinuousClock.now
-        let (paths, inputProblems) = ReplayInputs.expand(arguments)
+        var (paths, inputProblems) = ReplayInputs.expand(arguments)
+        if let shard = options.shard { paths = shard.slice(paths) }
         var problems = inputProblems + checkGivenFiles()
         var plans: [Plan] = []
         for path in paths {
@@ -145,24 +172,11 @@ public struct ReplayRunner: Sendable {
         }
         var reports: [FileReport] = []
         var coverage = loadedSpec
-        for plan in plans {
-            if let reason = stopReason() {
-                let report = skipped(plan.file, reason: reason.skipped)
-                if !options.quiet {
-                    if let started = renderer.fileStarted(plan.file.path) { output.write(started) }
-                    for request in report.requests {
-                        output.write(renderer.request(request, file: plan.file.path, redactor: report.redactor))
-                    }
-                }
-                reports.append(report)
-                continue
-            }
-            let executor = Executor(options: plan.executor)
-            if let loadedSpec { await executor.adopt(loadedSpec) }
-            let report = await run(plan, executor: executor, asked: asked)
+        let finished = await runPlans(plans, loadedSpec: loadedSpec, asked: asked)
+        for (report, specs) in finished {
             reports.append(report)
             // What each session called, added up (a file may load its own description).
-            for state in await executor.session.specs {
+            for state in specs {
                 if coverage == nil { coverage = LoadedSpec(description: state.description, source: state.source) }
                 if coverage?.description.title == state.description.title {
                     for (operation, statuses) in state.coverage {
@@ -170,7 +184,6 @@ public struct ReplayRunner: Sendable {
                     }
                 }
             }
-            if options.failFast, !report.passed { options.stop.stop(.failFast(file: plan.file.path)) }
         }
         let summary = ReplaySummary(files: reports, elapsed: ContinuousClock.now - started, stopped: stopReason())
         output.write(renderer.summary(summary))
@@ -190,6 +203,70 @@ public struct ReplayRunner: Sendable {
         }
         if !writeReport(summary) { return 2 }
         return summary.status
+    }
+
+    /// A file's report and the descriptions its session used (for coverage).
+    typealias Finished = (report: FileReport, specs: [LoadedSpec])
+
+    /// Runs the plans, ``Options/jobs`` at once, and returns their reports in file order.
+    ///
+    /// With one job each file prints as it runs. With more, each file writes to its own buffer,
+    /// printed whole once it and every file before it are done: the output is the same as one
+    /// job's, only sooner, and never interleaved.
+    private func runPlans(_ plans: [Plan], loadedSpec: LoadedSpec?, asked: [(name: String, value: String)]) async
+        -> [Finished]
+    {
+        guard options.jobs > 1, plans.count > 1 else {
+            var finished: [Finished] = []
+            for plan in plans { finished.append(await runPlan(plan, loadedSpec: loadedSpec, asked: asked)) }
+            return finished
+        }
+        return await withTaskGroup(of: (Int, Finished, BufferedConsole).self) { group in
+            var next = 0
+            func start() {
+                guard next < plans.count else { return }
+                let index = next
+                next += 1
+                let buffer = BufferedConsole()
+                let runner = ReplayRunner(options: options, output: buffer, prompter: prompter)
+                group.addTask {
+                    (index, await runner.runPlan(plans[index], loadedSpec: loadedSpec, asked: asked), buffer)
+                }
+            }
+            for _ in 0..<min(options.jobs, plans.count) { start() }
+            var done: [Int: (Finished, BufferedConsole)] = [:]
+            var finished: [Finished] = []
+            for await (index, result, buffer) in group {
+                done[index] = (result, buffer)
+                while let (result, buffer) = done.removeValue(forKey: finished.count) {
+                    buffer.replay(to: output)
+                    finished.append(result)
+                }
+                start()
+            }
+            return finished
+        }
+    }
+
+    /// Runs one file in a fresh session (or reports it skipped, when the run is stopping).
+    private func runPlan(_ plan: Plan, loadedSpec: LoadedSpec?, asked: [(name: String, value: String)]) async
+        -> Finished
+    {
+        if let reason = stopReason() {
+            let report = skipped(plan.file, reason: reason.skipped)
+            if !options.quiet {
+                if let started = renderer.fileStarted(plan.file.path) { output.write(started) }
+                for request in report.requests {
+                    output.write(renderer.request(request, file: plan.file.path, redactor: report.redactor))
+                }
+            }
+            return (report, [])
+        }
+        let executor = Executor(options: plan.executor)
+        if let loadedSpec { await executor.adopt(loadedSpec) }
+        let report = await run(plan, executor: executor, asked: asked)
+        if options.failFast, !report.passed { options.stop.stop(.failFast(file: plan.file.path)) }
+        return (report, await executor.session.specs)
     }
 
     /// Why the run is to stop now, if it is: `--fail-fast`, `--max-time`, a signal — or a
