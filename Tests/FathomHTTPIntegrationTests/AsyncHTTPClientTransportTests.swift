@@ -162,6 +162,30 @@ import Testing
         #expect(try await client.send(.get("/users/1")).status.code == 200)
     }
 
+    /// In a batch each request's task is cancelled whole at its body's deadline: the trickling
+    /// ones time out, the quick ones beside them answer, and the batch goes on.
+    @Test func aBatchTimesOutTricklingBodies() async throws {
+        let trickle = try NetworkRequest.get("/t/stream").query("chunks", 30).query("ms", 100)
+            .timeout(.milliseconds(400)).prepared(baseURL: base)
+        let quick = try NetworkRequest.get("/users/1").prepared(baseURL: base)
+        var timedOut = 0
+        var answered = 0
+        let start = ContinuousClock.now
+        let end = await client.send(BatchPlan(count: 6, maxConcurrent: 6)) { index in
+            index.isMultiple(of: 2) ? trickle : quick
+        } handle: { done in
+            switch done.result {
+            case .failure(.timeout(.total, _)): timedOut += 1
+            case .success(let response) where response.status.code == 200: answered += 1
+            default: Issue.record("unexpected \(done.result)")
+            }
+        }
+        #expect(end.sent == 6)
+        #expect(timedOut == 3 && answered == 3)
+        #expect(ContinuousClock.now - start < .seconds(3))
+        #expect(!Task.isCancelled)
+    }
+
     @Test func cancellationMidBodyStopsPromptly() async throws {
         let start = ContinuousClock.now
         let task = Task { try await client.send(.get("/t/stream").query("chunks", 50).query("ms", 100)) }

@@ -146,10 +146,13 @@ extension NetworkClient {
                     group.addTask {
                         let began = ContinuousClock.now
                         let result: Result<NetworkResponse<Data>, NetworkError>
-                        do throws(NetworkError) {
-                            result = .success(try await self.send(request))
-                        } catch {
-                            result = .failure(error)
+                        // This task sends one request and ends: a body's deadline may cancel it.
+                        result = await BodyDeadlines.$ownsTask.withValue(true) {
+                            do throws(NetworkError) {
+                                return .success(try await self.send(request))
+                            } catch {
+                                return .failure(error)
+                            }
                         }
                         return .done(BatchResult(index: index, result: result, elapsed: ContinuousClock.now - began))
                     }

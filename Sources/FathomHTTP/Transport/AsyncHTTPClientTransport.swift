@@ -60,6 +60,11 @@ public final class AsyncHTTPClientTransport: Transport {
         public var maxBodySize: Int
         /// Where cookies are kept between requests and redirect hops; `nil` (the default) keeps none.
         public var cookieJar: CookieJar?
+        /// The most HTTP/1.1 connections open to one host at once: requests beyond it wait for one.
+        ///
+        /// 64 by default, so that a batch of 64 at once (``NetworkClient/send(_:isolation:makeRequest:handle:)``)
+        /// gets a connection each; connections are opened only as requests need them.
+        public var maxConnectionsPerHost = 64
 
         /// A configuration; every part has the default its property states.
         public init(
@@ -228,6 +233,7 @@ public final class AsyncHTTPClientTransport: Transport {
                 ? .enabled(limit: .ratio(configuration.decompressionRatioLimit)) : .disabled)
         // Fail at once on a refused connection instead of retrying until the connect timeout.
         result.connectionPool.retryConnectionEstablishment = false
+        result.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = configuration.maxConnectionsPerHost
         result.httpVersion = configuration.allowHTTP2 ? .automatic : .http1Only
         return result
     }

@@ -10,6 +10,11 @@ import Synchronization
 /// deadline has passed. Cancellation happens under the lock that unregistering takes, so a task is
 /// never cancelled after it has finished.
 final class BodyDeadlines: Sendable {
+    /// Whether the running task does nothing but send one request, so that the deadline may
+    /// cancel it whole (set by ``NetworkClient/send(_:isolation:makeRequest:handle:)`` for each
+    /// request of a batch).
+    @TaskLocal static var ownsTask = false
+
     /// How late a timeout may fire at most.
     static let resolution: Duration = .milliseconds(10)
 
@@ -49,8 +54,11 @@ final class BodyDeadlines: Sendable {
     )
         async throws -> T?
     {
-        async let result: T = watched(deadline, body)
         do {
+            // A task that only sends this request (one of a batch) is itself cancelled at the
+            // deadline: a child task for the body would cost a task and a hop per request.
+            if Self.ownsTask { return try await watched(deadline, body) }
+            async let result: T = watched(deadline, body)
             return try await result
         } catch is DeadlineExceeded {
             return nil

@@ -22,6 +22,8 @@ extension Executor {
         let outgoing = try Variables.$request.withValue(first) { try prepare(draft) }
         let perRequest = first.used.load(ordering: .relaxed)
         let problems = try await checkBeforeSending(outgoing)
+        // A connection for each request in flight.
+        clients.connectionsWanted = max(clients.connectionsWanted, plan.maxConcurrent)
         let client = try await client(api: outgoing.api, draftAuth: outgoing.auth)
         var tally = BatchTally(volatile: session.volatile.compactMap { try? JSONPath($0) })
         progress.start(total: plan.count)

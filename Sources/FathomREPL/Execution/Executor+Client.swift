@@ -35,6 +35,9 @@ struct ClientCache {
     var apis: [String: APIClient] = [:]
     /// For requests that carry no session credentials.
     var plain: NetworkClient?
+    /// The most connections to one host a batch has asked for (its concurrency): the wire is
+    /// rebuilt with room for them when it has less.
+    var connectionsWanted = 0
 }
 
 extension Executor {
@@ -88,6 +91,8 @@ extension Executor {
         if let connectTimeout = options.connectTimeout { transportConfiguration.connectTimeout = connectTimeout }
         if let proxy = settings.proxy { transportConfiguration.proxy = .server(try ProxyServer(parsing: proxy)) }
         if settings.cookies { transportConfiguration.cookieJar = cookieJar }
+        transportConfiguration.maxConnectionsPerHost = max(
+            transportConfiguration.maxConnectionsPerHost, clients.connectionsWanted)
         let key = ClientCache.WireKey(
             transport: transportConfiguration, mocks: settings.mocks, logDetail: settings.logDetail,
             logFile: settings.logFile)
