@@ -17,8 +17,37 @@ url="$base/users/1"
 # What the shell itself costs to start a command, subtracted from every figure.
 shell=$(median "true")
 
-start=$(median "'$fathom' </dev/null")
-echo "start to first prompt (and exit):   $(ms $((start - shell)))   (target ≤ 30 ms; http-prompt ≈ 500 ms)"
+# The previous commit's binary beside this one, so that a start-up regression shows: built once
+# per commit into .build-previous/ (FATHOM_PREVIOUS_BIN names one instead; FATHOM_PREVIOUS=none skips it).
+previous=${FATHOM_PREVIOUS_BIN:-}
+if [[ -z "$previous" && "${FATHOM_PREVIOUS:-}" != none ]] && git rev-parse -q --verify HEAD~1 >/dev/null; then
+    commit=$(git rev-parse --short HEAD~1)
+    tree=.build-previous/$commit
+    if [[ ! -x "$tree/bin/fathom" ]]; then
+        echo "building the previous commit ($commit) once, into $tree…" >&2
+        rm -rf "$tree/src"
+        mkdir -p "$tree"
+        git archive "$commit" | tar -x -C "$tree" --one-top-level=src
+        (cd "$tree/src" && swift build -c release --static-swift-stdlib --product fathom >/dev/null)
+        mkdir -p "$tree/bin"
+        cp "$(cd "$tree/src" && swift build -c release --static-swift-stdlib --show-bin-path)/fathom" "$tree/bin/"
+    fi
+    previous=$tree/bin/fathom
+fi
+
+# Interleaved: this binary, then the previous one, each run in turn.
+starts=()
+previous_starts=()
+for _ in $(seq "$runs"); do
+    starts+=($(runs=1 median "'$fathom' </dev/null"))
+    [[ -n "$previous" ]] && previous_starts+=($(runs=1 median "'$previous' </dev/null"))
+done
+start=$(printf '%s\n' "${starts[@]}" | sort -n | sed -n "$(((runs + 1) / 2))p")
+echo "start to first prompt (and exit):   $(ms $((start - shell)))   (target ≤ 10 ms; http-prompt ≈ 500 ms)"
+if [[ -n "$previous" ]]; then
+    before=$(printf '%s\n' "${previous_starts[@]}" | sort -n | sed -n "$(((runs + 1) / 2))p")
+    echo "                                    previous commit: $(ms $((before - shell)))   ($(ratio $((start - shell)) $((before - shell))) of it)"
+fi
 
 curl_one=$(median "curl -s '$url'")
 fathom_one=$(median "'$fathom' -c 'get $url'")

@@ -5,6 +5,7 @@ import Foundation
 /// `fathom import FILE`: a curl command, a HAR log or a Postman collection as a session file.
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "import",
         abstract: "Write a curl command, a HAR log or a Postman collection as a .fathom session file.",
         discussion: """
             The session file goes to standard output: `fathom import api.har > api.fathom`, then \

@@ -45,6 +45,7 @@ enum JSONIO {
 /// `fathom query`: RFC 9535 JSONPath over a document.
 struct Query: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "query",
         abstract: "Select values with an RFC 9535 JSONPath expression (`.items[0].name` works as `$.items[0].name`).",
         discussion: "Exit status: 0 (even with no match), 1 invalid JSON, 2 invalid expression or unreadable input.")
 
@@ -110,6 +111,7 @@ struct Query: ParsableCommand {
 /// `fathom diff`: structural differences between two documents.
 struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "diff",
         abstract: "Show the structural differences between two JSON documents.",
         discussion: "Exit status, as diff(1): 0 the same, 1 different, 2 trouble (invalid JSON, a bad path).")
 
@@ -159,6 +161,7 @@ struct Diff: ParsableCommand {
 /// `fathom patch`: apply an RFC 6902 patch.
 struct Patch: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "patch",
         abstract: "Apply an RFC 6902 JSON Patch to a document and print the result.",
         discussion: "Exit status: 0 applied, 1 the patch does not apply (nothing is changed), 2 invalid input.")
 

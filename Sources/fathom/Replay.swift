@@ -7,6 +7,7 @@ import Foundation
 /// `fathom replay FILE…`: session files as checks, for a person or for CI.
 struct Replay: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "replay",
         abstract: "Run session files top to bottom, check their expectations, and report.",
         discussion: """
             Each file runs in a fresh session: one line per request (✓ or ✗, method, path, status, time), \
