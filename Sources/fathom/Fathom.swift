@@ -23,8 +23,8 @@ struct Fathom: AsyncParsableCommand {
             return
         }
         do {
-            if arguments.isEmpty {
-                try await Prompt.open(Prompt.Start())
+            if let start = Prompt.Start(simple: arguments) {
+                try await Prompt.open(start)
                 return
             }
             var command = try parseAsRoot(Replay.normalize(arguments))
@@ -183,6 +183,42 @@ struct Prompt: AsyncParsableCommand {
         let status = await repl.run()
         await server?.stop()
         if status != 0 || !startedWell { throw ExitCode(1) }
+    }
+}
+
+extension Prompt.Start {
+    /// The prompt's own arguments when they are plainly written — a URL, `--demo`, and
+    /// `--env`, `--spec`, `-c`, `--color`, `--output` each followed by its value — so that
+    /// the usual starts skip the parser; `nil` for anything else (a subcommand, help, a
+    /// mistake), which the parser reads and explains.
+    init?(simple arguments: [String]) {
+        var index = 0
+        func value() -> String? {
+            index += 1
+            return index < arguments.count ? arguments[index] : nil
+        }
+        while index < arguments.count {
+            let argument = arguments[index]
+            switch argument {
+            case "--demo": demo = true
+            case "--env": guard let given = value() else { return nil }; env = given
+            case "--spec": guard let given = value() else { return nil }; spec = given
+            case "-c": guard let given = value() else { return nil }; commands.append(given)
+            case "--color":
+                guard let given = value().flatMap(ColorMode.init(rawValue:)) else { return nil }
+                color = given
+            case "--output":
+                guard let given = value().flatMap(OutputFormat.init(rawValue:)) else { return nil }
+                output = given
+            default:
+                // A URL, once, first or anywhere, that no subcommand or option could be.
+                let names = Fathom.configuration.subcommands.map { $0.configuration.commandName }
+                guard url == nil, !argument.hasPrefix("-"), !names.contains(argument), argument != "help"
+                else { return nil }
+                url = argument
+            }
+            index += 1
+        }
     }
 }
 
