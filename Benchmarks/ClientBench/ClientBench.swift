@@ -68,7 +68,9 @@ struct ClientBench {
         let prepared = try request.prepared(baseURL: nil)
         var bytes = 0
         let start = ContinuousClock.now
-        _ = await client.send(BatchPlan(count: count, maxConcurrent: concurrency)) { _ in prepared } handle: { done in
+        _ = await client.send(BatchPlan(count: count, maxConcurrent: concurrency)) { _ in
+            prepared
+        } handle: { done in
             if case .success(let response) = done.result { bytes += response.body.count }
         }
         report("NetworkClient, \(concurrency) at once", count: count, bytes: bytes, start: start)
@@ -114,7 +116,8 @@ struct ClientBench {
                     let request = try HTTPClient.Request(url: url)
                     client.execute(request: request, eventLoop: .delegateAndChannel(on: loop)).whenComplete { result in
                         switch result {
-                        case .success(let response): step(index + concurrency, bytes + (response.body?.readableBytes ?? 0))
+                        case .success(let response):
+                            step(index + concurrency, bytes + (response.body?.readableBytes ?? 0))
                         case .failure(let error): promise.fail(error)
                         }
                     }

@@ -201,9 +201,15 @@ extension Prompt.Start {
             let argument = arguments[index]
             switch argument {
             case "--demo": demo = true
-            case "--env": guard let given = value() else { return nil }; env = given
-            case "--spec": guard let given = value() else { return nil }; spec = given
-            case "-c": guard let given = value() else { return nil }; commands.append(given)
+            case "--env":
+                guard let given = value() else { return nil }
+                env = given
+            case "--spec":
+                guard let given = value() else { return nil }
+                spec = given
+            case "-c":
+                guard let given = value() else { return nil }
+                commands.append(given)
             case "--color":
                 guard let given = value().flatMap(ColorMode.init(rawValue:)) else { return nil }
                 color = given

@@ -83,7 +83,9 @@ import Testing
         #expect(requests.filter { $0.hasPrefix("GET /echo/") }.count == 3)
         // What `save` writes replays the same batches.
         let saved = try String(contentsOfFile: directory + "/batch.fathom", encoding: .utf8)
-        #expect(saved.contains("get '/users/{{id}}' 'role=={{role}}' 'n=={{$i}}' --data rows.csv") || saved.contains("--data rows.csv"))
+        #expect(
+            saved.contains("get '/users/{{id}}' 'role=={{role}}' 'n=={{$i}}' --data rows.csv")
+                || saved.contains("--data rows.csv"))
         let replay = try FathomBinary.run(["replay", "batch.fathom"], directory: directory)
         #expect(replay.status == 0, "\(replay.stdout)\(replay.stderr)")
         let replayed = server.takeRequests()

@@ -55,7 +55,9 @@ import Testing
         var count = 0
         let end = await client(transport).send(BatchPlan(count: 11, rate: 100, maxConcurrent: 8)) { _ in
             try request("/r")
-        } handle: { _ in count += 1 }
+        } handle: { _ in
+            count += 1
+        }
         let elapsed = ContinuousClock.now - start
         #expect(end.sent == 11 && count == 11)
         // Request 10 starts 100 ms in at 100/s: never sooner, and well before a second.
@@ -75,7 +77,9 @@ import Testing
         var count = 0
         let end = await client(transport).send(BatchPlan(duration: .milliseconds(200), maxConcurrent: 2)) { _ in
             try request("/d")
-        } handle: { _ in count += 1 }
+        } handle: { _ in
+            count += 1
+        }
         #expect(ContinuousClock.now - start >= .milliseconds(200))
         #expect(count == end.sent)
         #expect(count > 4)
@@ -84,7 +88,10 @@ import Testing
     @Test func withoutACountOrADurationItSendsOne() async throws {
         let transport = MockTransport()
         transport.register("/one", .status(200))
-        let end = await client(transport).send(BatchPlan()) { _ in try request("/one") } handle: { _ in }
+        let end = await client(transport).send(BatchPlan()) { _ in
+            try request("/one")
+        } handle: { _ in
+        }
         #expect(end.sent == 1)
     }
 
@@ -96,7 +103,9 @@ import Testing
         let end = await client(transport).send(BatchPlan(count: 10, maxConcurrent: 1)) { index in
             if index == 3 { throw NoRow() }
             return try request("/s")
-        } handle: { _ in handled += 1 }
+        } handle: { _ in
+            handled += 1
+        }
         guard case .stopped(let sent, let index, let error) = end else {
             Issue.record("got \(end)")
             return
@@ -106,7 +115,8 @@ import Testing
         // `nil` ends the batch without an error: the data ran out.
         let short = await client(transport).send(BatchPlan(count: 10)) { index in
             index < 2 ? try request("/s") : nil
-        } handle: { _ in }
+        } handle: { _ in
+        }
         guard case .finished(let sentShort) = short else {
             Issue.record("got \(short)")
             return
@@ -129,7 +139,9 @@ import Testing
             var done = 0
             let end = await client.send(BatchPlan(count: 100, maxConcurrent: 3)) { index in
                 try NetworkRequest.get(index < 5 ? "/slow?fast=1" : "/slow").prepared(baseURL: "http://api.test")
-            } handle: { _ in done += 1 }
+            } handle: { _ in
+                done += 1
+            }
             return (end, done)
         }
         try await Task.sleep(for: .milliseconds(200))

@@ -30,7 +30,8 @@ import Testing
                     count += 1
                     return count
                 }
-                return .json(call % 10 == 0 ? #"{"balance": -50, "at": \#(call)}"# : #"{"at": \#(call), "balance": 50}"#)
+                return .json(
+                    call % 10 == 0 ? #"{"balance": -50, "at": \#(call)}"# : #"{"at": \#(call), "balance": 50}"#)
             })
         let executor = Executor(
             options: .init(environmentPaths: [], dotEnvPath: nil, environment: [:], transport: transport))
@@ -46,8 +47,11 @@ import Testing
             expect batch errors == 0
             expect batch p99 > 1h
             """)
-        #expect(results.map(\.outcome) == [.succeeded, .succeeded, .succeeded, .succeeded, .succeeded, .succeeded,
-            .succeeded, .checkFailed])
+        #expect(
+            results.map(\.outcome) == [
+                .succeeded, .succeeded, .succeeded, .succeeded, .succeeded, .succeeded,
+                .succeeded, .checkFailed,
+            ])
         let summary = try summary(results[2])
         #expect(summary.completed == 50 && summary.sent == 50)
         #expect(summary.statuses.map(\.code) == [200])
@@ -122,7 +126,8 @@ import Testing
         #expect(own.count == 3 && other.count == 2)
         #expect(own.allSatisfy { $0.headers[.authorization] == "Bearer s3cr3t-token-value" })
         #expect(own.allSatisfy { $0.headers[NetworkHeaders.Name("X-Team")] == "core" })
-        #expect(other.allSatisfy { $0.headers[.authorization] == nil && $0.headers[NetworkHeaders.Name("X-Team")] == nil })
+        #expect(
+            other.allSatisfy { $0.headers[.authorization] == nil && $0.headers[NetworkHeaders.Name("X-Team")] == nil })
     }
 
     @Test func aRowThatLeadsToAnotherOriginStopsTheBatch() async throws {
@@ -252,6 +257,8 @@ import Testing
         }
         #expect(all.sorted() == files.sorted())
         #expect(ReplayRunner.shard("1/1")?.slice(files) == files)
-        for bad in ["0/3", "4/3", "1/0", "a/b", "1", "1/2/3", "-1/2"] { #expect(ReplayRunner.shard(bad) == nil, "\(bad)") }
+        for bad in ["0/3", "4/3", "1/0", "a/b", "1", "1/2/3", "-1/2"] {
+            #expect(ReplayRunner.shard(bad) == nil, "\(bad)")
+        }
     }
 }

@@ -67,7 +67,8 @@ struct ExpectCommand: SingleCommand {
         if case .batch(let metric) = expectation.subject {
             guard let batch = executor.session.responses.batch(nil) else {
                 throw CommandError(
-                    "the last request was not a batch", hint: "send one with `send --repeat N` or `get PATH --repeat N`")
+                    "the last request was not a batch", hint: "send one with `send --repeat N` or `get PATH --repeat N`"
+                )
             }
             let operand = try executor.session.variables.expand(expectation.operand ?? "")
             let result = try metric.evaluate(batch.summary, expectation.op, operand)
@@ -214,7 +215,8 @@ struct ExpectCommand: SingleCommand {
         let operand = try a.word("a value to compare with")
         try a.end()
         if !operand.text.contains("{{"), let hint = metric.check(operand.text) {
-            throw CommandError("'\(operand.text)' is not a value for batch \(metric.text)", column: operand.column, hint: hint)
+            throw CommandError(
+                "'\(operand.text)' is not a value for batch \(metric.text)", column: operand.column, hint: hint)
         }
         return Expectation(subject: .batch(metric), op: op, operand: operand.text)
     }

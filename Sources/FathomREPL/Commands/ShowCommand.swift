@@ -75,7 +75,9 @@ struct ShowCommand: SingleCommand {
         case .request:
             return .shows(.request(try await executor.preview(executor.session.draft)))
         case .response(let number):
-            if file == nil, let batch = executor.session.responses.batch(number) { return .shows(.batch(batch.summary)) }
+            if file == nil, let batch = executor.session.responses.batch(number) {
+                return .shows(.batch(batch.summary))
+            }
             let entry = try executor.session.responses.entry(number)
             guard let file else { return .shows(.response(executor.responseOutput(entry))) }
             let path = executor.resolvePath(try executor.session.variables.expand(file))

@@ -94,7 +94,8 @@ enum BatchMetric: Equatable, Sendable {
         case .errors:
             let errors = summary.errorCount
             let kinds = summary.errors.map { "\($0.kind) × \($0.count)" }.joined(separator: ", ")
-            return result(Double(errors), Double(operand) ?? 0, shown: "\(errors)" + (kinds.isEmpty ? "" : " (\(kinds))"))
+            return result(
+                Double(errors), Double(operand) ?? 0, shown: "\(errors)" + (kinds.isEmpty ? "" : " (\(kinds))"))
         case .classes:
             let count = summary.classes.count + (summary.unclassified > 0 ? 1 : 0)
             return result(Double(count), Double(operand) ?? 0, shown: String(count))

@@ -90,8 +90,10 @@ struct BatchSummary: Sendable {
     /// Responses in classes past the tally's limit, counted only.
     var unclassified: Int
 
-    init(number: Int, method: String, shownPath: String, options: BatchOptions, end: BatchEnd, elapsed: Duration,
-         tally: BatchTally) {
+    init(
+        number: Int, method: String, shownPath: String, options: BatchOptions, end: BatchEnd, elapsed: Duration,
+        tally: BatchTally
+    ) {
         self.number = number
         self.method = method
         self.shownPath = shownPath
@@ -106,8 +108,10 @@ struct BatchSummary: Sendable {
             ending = .stopped(index: index, reason: (error as? CommandError)?.message ?? "\(error)")
         }
         statuses = tally.statuses.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-        errors = tally.errors.sorted { $0.value.count > $1.value.count || ($0.value.count == $1.value.count && $0.key < $1.key) }
-            .map { Errors(kind: $0.key, count: $0.value.count, first: $0.value.first) }
+        errors = tally.errors.sorted {
+            $0.value.count > $1.value.count || ($0.value.count == $1.value.count && $0.key < $1.key)
+        }
+        .map { Errors(kind: $0.key, count: $0.value.count, first: $0.value.first) }
         latency = Latencies(tally.latency)
         firstByte = Latencies(tally.firstByte)
         unclassified = tally.unclassified
@@ -122,7 +126,8 @@ struct BatchSummary: Sendable {
                 diff = JSONDiff(from: largest, to: json, options: JSONDiff.Options(ignore: ignore))
             }
             return BodyClass(
-                status: tallied.status, count: tallied.count, response: tallied.response, json: tallied.json, diff: diff)
+                status: tallied.status, count: tallied.count, response: tallied.response, json: tallied.json, diff: diff
+            )
         }
     }
 

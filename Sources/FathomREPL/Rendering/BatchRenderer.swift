@@ -36,7 +36,9 @@ struct BatchRenderer {
         if !summary.statuses.isEmpty {
             lines.append(
                 label("status")
-                    + summary.statuses.map { palette.status(HTTPStatus(code: $0.code)) + " × " + Count.grouped($0.count) }
+                    + summary.statuses.map {
+                        palette.status(HTTPStatus(code: $0.code)) + " × " + Count.grouped($0.count)
+                    }
                     .joined(separator: " · "))
         }
         if !summary.errors.isEmpty {

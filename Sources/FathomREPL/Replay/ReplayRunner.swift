@@ -213,7 +213,9 @@ public struct ReplayRunner: Sendable {
     /// With one job each file prints as it runs. With more, each file writes to its own buffer,
     /// printed whole once it and every file before it are done: the output is the same as one
     /// job's, only sooner, and never interleaved.
-    private func runPlans(_ plans: [Plan], loadedSpec: LoadedSpec?, asked: [(name: String, value: String)]) async
+    private func runPlans(
+        _ plans: [Plan], loadedSpec: LoadedSpec?, asked: [(name: String, value: String)]
+    ) async
         -> [Finished]
     {
         guard options.jobs > 1, plans.count > 1 else {
@@ -249,7 +251,9 @@ public struct ReplayRunner: Sendable {
     }
 
     /// Runs one file in a fresh session (or reports it skipped, when the run is stopping).
-    private func runPlan(_ plan: Plan, loadedSpec: LoadedSpec?, asked: [(name: String, value: String)]) async
+    private func runPlan(
+        _ plan: Plan, loadedSpec: LoadedSpec?, asked: [(name: String, value: String)]
+    ) async
         -> Finished
     {
         if let reason = stopReason() {

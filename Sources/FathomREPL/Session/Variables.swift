@@ -80,7 +80,8 @@ struct Variables: Equatable, Sendable {
         case "$random.int":
             guard parts.count == 3, let low = Int(parts[1]), let high = Int(parts[2]), low <= high else {
                 throw CommandError(
-                    "'{{\(name)}}' needs a range", column: column, hint: "write {{$random.int 1 100}}: MIN MAX, MIN ≤ MAX")
+                    "'{{\(name)}}' needs a range", column: column,
+                    hint: "write {{$random.int 1 100}}: MIN MAX, MIN ≤ MAX")
             }
             value = String(Int.random(in: low...high))
         default:

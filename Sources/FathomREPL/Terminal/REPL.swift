@@ -157,7 +157,8 @@ public final class REPL: Sendable {
     /// Runs one entry and prints its outputs (and a replay it asked for).
     private func run(_ entry: String, remembered: Bool) async -> Executor.Outcome {
         // At a terminal a slow line says how long it has run, and that Ctrl-C cancels it.
-        let notice = interactive ? SlowLineNotice(console: printer.console, palette: palette, progress: executor.progress) : nil
+        let notice =
+            interactive ? SlowLineNotice(console: printer.console, palette: palette, progress: executor.progress) : nil
         let result = await executor.run(entry)
         notice?.finish()
         printer.print(result.outputs, pager: await executor.pagerMode)
