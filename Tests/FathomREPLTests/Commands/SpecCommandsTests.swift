@@ -264,8 +264,9 @@ import Testing
         _ = await executor.run("get /users/1")
         _ = await executor.run("get /users")
         let text = Self.texts(await executor.run("spec coverage"))
-        #expect(text.contains("✓ GET /users/{id}         seen 200  (declared 200, 404)"))
-        #expect(text.contains("· DELETE /users/{id}      not called"))
+        // Paths are padded to the longest (`/accounts/{id}/withdraw`).
+        #expect(text.contains("✓ GET /users/{id}               seen 200  (declared 200, 404)"))
+        #expect(text.contains("· DELETE /users/{id}            not called"))
         #expect(text.contains("2 of 29 operations called"))
     }
 
@@ -274,7 +275,8 @@ import Testing
         await executor.updateSnapshot(after: await executor.run("set id 3"))
         let completer = Completer(values: executor.snapshot.current, listFiles: { _ in [] })
         #expect(completer.complete("get /users/").candidates.contains("/users/{{id}}"))
-        #expect(completer.complete("op get").candidates == ["getUser "])
+        #expect(completer.complete("op getU").candidates == ["getUser "])
+        #expect(Set(completer.complete("op get").candidates) == ["getUser ", "getAccount "])
         #expect(completer.complete("spec --r").candidates == ["--remote "])
         #expect(Set(completer.complete("get /users ").candidates).isSuperset(of: ["page==", "per_page==", "role=="]))
         #expect(completer.complete("get /users role==a").candidates == ["role==admin "])
