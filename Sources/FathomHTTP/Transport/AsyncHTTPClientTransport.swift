@@ -169,10 +169,17 @@ public final class AsyncHTTPClientTransport: Transport {
                 continue
             }
             let body: Data
-            do {
-                body = try await collect(response, deadline: deadline, timeout: timeout)
-            } catch {
-                throw map(error, url: current.url, timeout: timeout)
+            let status = HTTPStatus(code: code, reasonPhrase: response.status.reasonPhrase)
+            if let watch = StreamWatch.current,
+                watch.streams(status, NetworkHeaders(response.headers.map { ($0.name, $0.value) }))
+            {
+                body = await stream(response, to: watch, deadline: deadline)
+            } else {
+                do {
+                    body = try await collect(response, deadline: deadline, timeout: timeout)
+                } catch {
+                    throw map(error, url: current.url, timeout: timeout)
+                }
             }
             return NetworkResponse(
                 status: HTTPStatus(code: code, reasonPhrase: response.status.reasonPhrase),
@@ -286,6 +293,38 @@ public final class AsyncHTTPClientTransport: Transport {
             chunk.withUnsafeReadableBytes { body.append(contentsOf: $0) }
         }
         return body
+    }
+
+    /// A watched body: each chunk handed to `watch` as it arrives, and kept up to the size limit.
+    /// It never fails: however the stream ends — the server, the watch, the deadline, a
+    /// cancellation, a broken connection — what arrived is the body, and the watch says why.
+    private func stream(_ response: HTTPClientResponse, to watch: StreamWatch, deadline: NIODeadline) async -> Data {
+        let limit = configuration.maxBodySize
+        let collected = try? await bodyDeadlines.run(until: deadline) { () async -> Data in
+            var body = Data()
+            do {
+                for try await chunk in response.body {
+                    guard body.count + chunk.readableBytes <= limit else {
+                        watch.end(.tooLarge)
+                        return body
+                    }
+                    let data = chunk.withUnsafeReadableBytes { Data($0) }
+                    body.append(data)
+                    if !watch.chunk(data) {
+                        watch.end(.stopped)
+                        return body
+                    }
+                }
+                watch.end(.complete)
+            } catch {
+                watch.end(
+                    NIODeadline.now() >= deadline
+                        ? .timedOut : Task.isCancelled ? .cancelled : .failed(String(describing: error)))
+            }
+            return body
+        }
+        if watch.ending == nil { watch.end(.timedOut) }
+        return collected ?? Data()
     }
 
     /// Reads and drops a redirect's body (up to 64 KiB; a longer one closes the connection).
