@@ -265,6 +265,14 @@ public enum DemoAPI {
         }
     }
 
+    /// A stream's `count` (default 5, at most 100,000; 0 is endless) and `ms` between items
+    /// (default 200, at most a minute).
+    static func streamParameters(_ request: Request) -> (count: Int, ms: Int) {
+        let count = min(100_000, max(0, request.uri.queryParameters["count"].flatMap { Int($0) } ?? 5))
+        let ms = min(60_000, max(0, request.uri.queryParameters["ms"].flatMap { Int($0) } ?? 200))
+        return (count, ms)
+    }
+
     static func notFound(_ what: String, _ id: Int) -> Response {
         DemoResponse.problem(404, title: "Not Found", detail: "no \(what) with id \(id)")
     }
@@ -366,6 +374,52 @@ public enum DemoAPI {
             let ms = min(60_000, max(0, request.uri.queryParameters["ms"].flatMap { Int($0) } ?? 1000))
             try await Task.sleep(for: .milliseconds(ms))
             return DemoResponse.json(["slept_ms": ms])
+        }
+
+        // Server-sent events: `count` events (0: until the client goes), one every `ms`. The
+        // first says how soon to reconnect; the third's data spans two lines; the last is `done`.
+        router.get("/events") { request, _ -> Response in
+            let (count, ms) = streamParameters(request)
+            return Response(
+                status: .ok,
+                headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
+                body: ResponseBody { writer in
+                    try await writer.write(ByteBuffer(string: ": the Fathom demo's events\n\n"))
+                    var n = 1
+                    while count == 0 || n <= count {
+                        if n > 1 { try await Task.sleep(for: .milliseconds(ms)) }
+                        var event = "id: \(n)\n"
+                        if n == 1 { event += "retry: 3000\n" }
+                        if count != 0, n == count {
+                            event += "event: done\ndata: {\"n\": \(n), \"of\": \(count)}\n\n"
+                        } else if n == 3 {
+                            event += "event: tick\ndata: {\"n\": 3,\ndata:  \"note\": \"data on two lines\"}\n\n"
+                        } else {
+                            event += "event: tick\ndata: {\"n\": \(n)}\n\n"
+                        }
+                        try await writer.write(ByteBuffer(string: event))
+                        n += 1
+                    }
+                    try await writer.finish(nil)
+                })
+        }
+
+        // JSON Lines: `count` log lines (0: until the client goes), one every `ms`.
+        router.get("/stream") { request, _ -> Response in
+            let (count, ms) = streamParameters(request)
+            return Response(
+                status: .ok, headers: [.contentType: "application/x-ndjson"],
+                body: ResponseBody { writer in
+                    var n = 1
+                    while count == 0 || n <= count {
+                        if n > 1 { try await Task.sleep(for: .milliseconds(ms)) }
+                        let level = n % 4 == 0 ? "warn" : "info"
+                        try await writer.write(
+                            ByteBuffer(string: "{\"n\":\(n),\"level\":\"\(level)\",\"message\":\"line \(n)\"}\n"))
+                        n += 1
+                    }
+                    try await writer.finish(nil)
+                })
         }
 
         router.get("/status/:code") { _, context -> Response in

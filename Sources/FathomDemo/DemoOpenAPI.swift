@@ -180,6 +180,26 @@ public enum DemoOpenAPI {
                 "responses": {"200": {"description": "How long it slept", "content": {"application/json": {"schema": {"type": "object", "required": ["slept_ms"], "properties": {"slept_ms": {"type": "integer"}}}}}}}
               }
             },
+            "/events": {
+              "get": {
+                "operationId": "events", "summary": "Server-sent events: count of them (0: endless), one every ms", "tags": ["streams"],
+                "parameters": [
+                  {"name": "count", "in": "query", "schema": {"type": "integer", "minimum": 0, "maximum": 100000, "default": 5}},
+                  {"name": "ms", "in": "query", "schema": {"type": "integer", "minimum": 0, "maximum": 60000, "default": 200}}
+                ],
+                "responses": {"200": {"description": "tick events, then done", "content": {"text/event-stream": {"schema": {"type": "string"}}}}}
+              }
+            },
+            "/stream": {
+              "get": {
+                "operationId": "stream", "summary": "JSON Lines: count log lines (0: endless), one every ms", "tags": ["streams"],
+                "parameters": [
+                  {"name": "count", "in": "query", "schema": {"type": "integer", "minimum": 0, "maximum": 100000, "default": 5}},
+                  {"name": "ms", "in": "query", "schema": {"type": "integer", "minimum": 0, "maximum": 60000, "default": 200}}
+                ],
+                "responses": {"200": {"description": "One log line per line", "content": {"application/x-ndjson": {"schema": {"type": "string"}}}}}
+              }
+            },
             "/status/{code}": {
               "get": {
                 "operationId": "status", "summary": "Answers with the status asked for", "tags": ["tools"],

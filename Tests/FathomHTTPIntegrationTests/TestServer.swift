@@ -92,6 +92,34 @@ enum TestServer {
                     try await writer.finish(nil)
                 })
         }
+        // Server-sent events written one byte at a time, with CRLF, CR and LF line ends, a
+        // comment, multi-line data and a last event the stream ends before dispatching.
+        router.get("/t/sse-trickle") { _, _ in
+            let text =
+                ": hello\r\nevent: a\r\ndata: {\"n\": 1}\r\n\r\ndata: two\rdata: lines\r\rid: 9\ndata: {\"n\": 3}\n\ndata: dropped"
+            return Response(
+                status: .ok, headers: [.contentType: "text/event-stream"],
+                body: .init { writer in
+                    for byte in text.utf8 {
+                        try await writer.write(ByteBuffer(bytes: [byte]))
+                        try await Task.sleep(for: .milliseconds(1))
+                    }
+                    try await writer.finish(nil)
+                })
+        }
+        // Server-sent events until the client goes: one every 20 ms.
+        router.get("/t/sse-endless") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/event-stream"],
+                body: .init { writer in
+                    var n = 0
+                    while true {
+                        n += 1
+                        try await writer.write(ByteBuffer(string: "data: \(n)\n\n"))
+                        try await Task.sleep(for: .milliseconds(20))
+                    }
+                })
+        }
         router.get("/t/bomb") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "application/octet-stream", .contentEncoding: "gzip"],

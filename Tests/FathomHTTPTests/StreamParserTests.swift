@@ -34,7 +34,8 @@ import Testing
             "event: add\ndata: {\"a\": 1}\nretry: 3000\nid: 7\n\nretry: 1e3\nevent: remove\ndata: x\n\n",
             [
                 StreamEvent(data: "{\"a\": 1}", type: "add", id: "7", retry: 3000),
-                StreamEvent(data: "x", type: "remove", id: "7", retry: 3000),
+                // `retry: 1e3` is not digits: ignored.
+                StreamEvent(data: "x", type: "remove", id: "7"),
             ]
         ),
         // An ID with NUL is ignored; the one before it stays. A field with no known name is ignored.

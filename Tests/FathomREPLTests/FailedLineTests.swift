@@ -59,8 +59,9 @@ import Testing
         "inspect": ["inspect #99 $.a"],
         "let": ["let x = $.nothing", "let x = header X-None"],
         "diff": ["diff #1 #1"],
-        "expect": ["expect $.a == {{missing}}", "expect batch p99 < 200ms"],
+        "expect": ["expect $.a == {{missing}}", "expect batch p99 < 200ms", "expect events > 1"],
         "volatile": [],  // adds a path
+        "stream": [],  // sets a setting; a bad one does not parse
         "spec": ["spec /nonexistent.yaml"],
         "ls": ["ls"],
         "describe": ["describe getUser"],

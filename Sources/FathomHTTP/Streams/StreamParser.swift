@@ -10,7 +10,7 @@ public struct StreamEvent: Hashable, Sendable {
     public var type: String?
     /// The last event ID when the event was dispatched (server-sent events), if any was set.
     public var id: String?
-    /// The reconnection time in milliseconds a `retry` field asked for before this event.
+    /// The reconnection time in milliseconds, when this event's own `retry` field set one.
     public var retry: Int?
 
     /// An event; see the properties.
@@ -200,6 +200,7 @@ public struct StreamParser: Sendable {
             data = ""
             hasData = false
             type = ""
+            retry = nil
         }
         guard hasData else { return nil }
         var text = data

@@ -12,7 +12,7 @@ enum CommandRegistry {
         SecretCommand.self, RevealCommand.self, EnvCommand.self,
         // Client settings
         DecoderCommand.self, LogCommand.self, TimeoutCommand.self, RedirectsCommand.self, InsecureCommand.self,
-        ProxyCommand.self, CookiesCommand.self, MockCommand.self, PagerCommand.self,
+        ProxyCommand.self, CookiesCommand.self, MockCommand.self, PagerCommand.self, StreamCommand.self,
         // Responses
         ResponsesCommand.self, InspectCommand.self, LetCommand.self, DiffCommand.self, ExpectCommand.self,
         VolatileCommand.self,

@@ -149,7 +149,10 @@ struct DiffCommand: SingleCommand {
     static func bodyDifference(
         _ a: NetworkResponse<Data>, _ b: NetworkResponse<Data>, ignore: [JSONPath]
     ) -> ResponseDiff.Body? {
-        if let old = try? JSON(parsing: a.body), let new = try? JSON(parsing: b.body) {
+        // Streams compare as the arrays of their events.
+        if let old = StreamDocument.json(of: a) ?? (try? JSON(parsing: a.body)),
+            let new = StreamDocument.json(of: b) ?? (try? JSON(parsing: b.body))
+        {
             let diff = JSONDiff(from: old, to: new, options: JSONDiff.Options(ignore: ignore))
             return diff.isEmpty ? nil : .json(diff)
         }

@@ -7,19 +7,21 @@ struct ExpectCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "expect",
         synopsis:
-            "expect status 200|2xx | EXPR ==|!=|<|<=|>|>=|~|contains|startsWith|endsWith VALUE | EXPR exists|absent | header NAME ~ RE | time < 500ms | body ~ RE | schema | batch p99 < 200ms",
+            "expect status 200|2xx | EXPR ==|!=|<|<=|>|>=|~|contains|startsWith|endsWith VALUE | EXPR exists|absent | header NAME ~ RE | time < 500ms | body ~ RE | schema | events >= 3 | batch p99 < 200ms",
         summary: "check the last response; a failure says expected and actual, and the session goes on",
         details: """
             VALUE is JSON when it parses as JSON (42, "Ada", [1,2], null), else text. `~` matches a \
             regular expression; `!~` must not match. `contains` (text, or an array's element), `startsWith` \
             and `endsWith` test text. `$.items.length()` (or `.count()`) is the size of what the path selects. \
             A header compares as a number with < <= > >= (`expect header X-Total-Count > 20`). `expect schema`: the response keeps its operation's \
-            schema in the loaded description (`spec`). After a batch (`send --repeat`), `expect batch` \
+            schema in the loaded description (`spec`). A streamed response (server-sent events, NDJSON) \
+            reads as the JSON array of its events (`expect $[0].data.n == 1`); `expect events >= 3` counts \
+            them. After a batch (`send --repeat`), `expect batch` \
             checks its summary: a latency (min p50 p90 p99 p99.9 max mean, ttfb.p50 ttfb.p99) against a \
             duration, count sent errors classes against a number, rate against 500/s, `status 2xx` \
             against a share (100%) or a count. `fathom replay` counts failed expectations.
             """,
-        completion: .words(["status", "header", "time", "body", "schema", "batch"]), group: .responses)
+        completion: .words(["status", "header", "time", "body", "schema", "events", "batch"]), group: .responses)
 
     var expectation: Expectation
 
@@ -40,6 +42,7 @@ struct ExpectCommand: SingleCommand {
         case .header(let name): writer.raw("header " + Quoting.word(name))
         case .value(let path): writer.word(path, literal: true)
         case .batch(let metric): writer.raw("batch " + metric.text)
+        case .events: writer.raw("events")
         }
         guard let operand = expectation.operand else {
             writer.raw(expectation.op.rawValue)
@@ -112,6 +115,7 @@ struct ExpectCommand: SingleCommand {
         }
         switch (first.text.lowercased(), first.quoted) {
         case ("batch", false): return try batch(&a)
+        case ("events", false): subject = .events
         case ("status", false): subject = .status
         case ("time", false): subject = .time
         case ("body", false): subject = .body
@@ -126,7 +130,7 @@ struct ExpectCommand: SingleCommand {
         }
         let allowed: [Expectation.Operator] =
             switch subject {
-            case .status: [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual]
+            case .status, .events: [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual]
             case .time: [.less, .lessOrEqual, .greater, .greaterOrEqual]
             case .body: [.equal, .notEqual, .matches, .notMatches, .contains, .startsWith, .endsWith]
             case .header:
@@ -181,6 +185,11 @@ struct ExpectCommand: SingleCommand {
             }
         case .time:
             _ = try DurationText.parse(Word(operandText, column: operandColumn), hint: "write 500ms or 2s")
+        case .events:
+            guard Int(operandText) != nil || operandText.contains("{{") else {
+                throw CommandError(
+                    "'\(operandText)' is not a count of events", column: operandColumn, hint: "write a number: events >= 3")
+            }
         default:
             if op == .matches || op == .notMatches, !operandText.contains("{{") {
                 do {

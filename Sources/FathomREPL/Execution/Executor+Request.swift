@@ -1,4 +1,4 @@
-import FathomHTTP
+@_spi(Fathom) import FathomHTTP
 import FathomJSON
 import Foundation
 
@@ -14,13 +14,17 @@ extension Executor {
     func send(_ outgoing: Outgoing) async throws -> CommandResult {
         let problems = try await checkBeforeSending(outgoing)
         let client = try await client(api: outgoing.api, draftAuth: outgoing.auth)
-        let response = try await client.send(outgoing.request)
+        let stream = StreamReader(
+            all: session.settings.streamAll, limit: session.settings.streamLimit, showHeaders: session.settings.showHeaders,
+            live: live)
+        let response = try await StreamWatch.$current.withValue(stream.watch) { try await client.send(outgoing.request) }
         let number = session.responses.append(response)
         recordCoverage(response)
         var outputs = problems.map { Output.event(.requestWarning($0)) }
         if outgoing.api == nil, let notice = noticeOtherOrigin(outgoing.origin) { outputs.append(.event(notice)) }
         var output = responseOutput(ResponseHistory.Entry(number: number, response: response))
         output.target = outgoing.target
+        output.stream = stream.summary
         outputs.append(.response(output))
         return CommandResult(.succeeded, outputs)
     }
@@ -369,7 +373,8 @@ extension Executor {
     /// A response's body as JSON, parsed once however many lines read it (numbers never repeat).
     func json(of entry: ResponseHistory.Entry) throws -> JSON {
         if let parsedBody, parsedBody.number == entry.number { return parsedBody.json }
-        let json = try ExpectationEvaluator.json(entry.response, number: entry.number)
+        // A stream is read as the array of its events.
+        let json = try StreamDocument.json(of: entry.response) ?? ExpectationEvaluator.json(entry.response, number: entry.number)
         parsedBody = (entry.number, json)
         return json
     }

@@ -68,6 +68,8 @@ public actor Executor {
     let cookieJar = CookieJar()
     /// How far a running batch has come, for the terminal's notice.
     nonisolated let progress = LineProgress()
+    /// Where a stream's head and events go as they arrive, when the loop listens.
+    nonisolated let live = LiveOutputs()
     /// What the prompt and completion read, from the line editor's thread.
     nonisolated let snapshot = SessionSnapshot()
     var clients = ClientCache()

@@ -23,6 +23,8 @@ struct Expectation: Equatable, Sendable {
         case schema
         /// A figure of the last batch's summary (`expect batch p99 < 200ms`).
         case batch(BatchMetric)
+        /// How many events a streamed response held (`expect events >= 3`).
+        case events
     }
 
     enum Operator: String, CaseIterable, Equatable, Sendable {
@@ -138,6 +140,16 @@ enum ExpectationEvaluator {
         case .batch:
             // Checked against the last batch, not a response.
             throw CommandError("`expect batch` checks the last batch")
+        case .events:
+            guard let (_, events) = StreamDocument.events(of: response) else {
+                throw CommandError(
+                    "the response is not a stream (\(response.contentType ?? "no Content-Type"))",
+                    hint: "`expect events` counts the events of text/event-stream, NDJSON or JSON sequences")
+            }
+            let limit = Int(operand ?? "") ?? 0
+            return ExpectationResult(
+                passed: compare(events.count, op, limit), expected: describe(op, operand ?? ""),
+                actual: "\(events.count) event\(events.count == 1 ? "" : "s")")
         case .value(let written):
             let (expression, counted) = Expectation.counting(written)
             let values = try values(expression)

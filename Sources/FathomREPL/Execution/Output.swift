@@ -13,6 +13,10 @@ enum Output: Sendable {
     case response(ResponseOutput)
     /// A batch, just sent or shown again (`show #N`).
     case batch(BatchSummary)
+    /// A streamed response's head, as soon as it arrives.
+    case streamHead(StreamHead)
+    /// One event of a stream, as it arrives.
+    case streamEvent(StreamEventOutput)
     /// The draft as it would be sent (`show request`).
     case request(RequestPreview)
     /// A list of named values: variables, headers, environments, cookies, responses…
@@ -123,6 +127,8 @@ struct ResponseOutput: Sendable {
     /// The target of the request as written (``Outgoing/target``), when it was just sent: a
     /// recording matches responses to requests by it.
     var target: String?
+    /// For a streamed response: how many events, how it ended, whether they were shown live.
+    var stream: StreamSummary?
 }
 
 /// The draft as a request, credentials added, before it is sent.

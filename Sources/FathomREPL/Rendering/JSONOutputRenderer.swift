@@ -42,6 +42,26 @@ struct JSONOutputRenderer: Sendable {
     private func object(_ output: Output) -> JSON {
         switch output {
         case .response(let output): return response(output)
+        case .streamHead(let head):
+            return .object([
+                member("type", "stream_head"), JSON.Member(key: "status", value: .number(String(head.status.code))),
+                member("reason", head.status.reasonPhrase), member("format", head.format.rawValue),
+                JSON.Member(key: "headers", value: headers(head.headers)),
+            ])
+        case .streamEvent(let output):
+            var members = [
+                member("type", "stream_event"), JSON.Member(key: "index", value: .number(String(output.index))),
+                member("format", output.format.rawValue),
+            ]
+            if let type = output.event.type { members.append(member("event", type)) }
+            if let id = output.event.id { members.append(member("id", id)) }
+            if let retry = output.event.retry { members.append(JSON.Member(key: "retry", value: .number(String(retry)))) }
+            let data = (try? JSON(parsing: output.event.data)) ?? .string(output.event.data)
+            members.append(JSON.Member(key: "data", value: data))
+            if let elapsed = output.elapsed {
+                members.append(JSON.Member(key: "ms", value: .number(Self.milliseconds(elapsed))))
+            }
+            return .object(members)
         case .batch(let summary):
             guard case .object(let members) = summary.json else { return summary.json }
             return .object([member("type", "batch")] + members)
@@ -170,7 +190,29 @@ struct JSONOutputRenderer: Sendable {
         members += body(response.body, contentType: response.contentType)
         members.append(JSON.Member(key: "time_ms", value: .number(Self.milliseconds(response.timing.total))))
         if let schema = output.schema { members.append(JSON.Member(key: "schema", value: Self.schema(schema))) }
+        if let stream = output.stream {
+            members.append(
+                JSON.Member(
+                    key: "stream",
+                    value: .object([
+                        member("format", stream.format.rawValue),
+                        JSON.Member(key: "events", value: .number(String(stream.events))),
+                        member("ending", Self.ending(stream.ending)),
+                    ])))
+        }
         return .object(members)
+    }
+
+    /// How a stream ended, as a word.
+    static func ending(_ ending: StreamWatch.Ending) -> String {
+        switch ending {
+        case .complete: "complete"
+        case .stopped: "limit"
+        case .cancelled: "cancelled"
+        case .timedOut: "timeout"
+        case .tooLarge: "too_large"
+        case .failed: "failed"
+        }
     }
 
     /// A schema check: the operation, whether it passed, each violation.

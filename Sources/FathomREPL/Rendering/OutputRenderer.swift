@@ -48,7 +48,14 @@ struct OutputRenderer: Sendable {
         case .response(let response):
             let renderer = ResponseRenderer(
                 palette: palette, decoder: response.decoder, showHeaders: response.showHeaders, redactor: redactor)
+            if response.stream != nil
+                || (response.decoder == .auto && StreamFormat(contentType: response.response.contentType) != nil)
+            {
+                return (streamed(response, renderer), response.stream?.shownLive != true)
+            }
             return (renderer.render(response.response, number: response.number, schema: response.schema), true)
+        case .streamHead(let head): return (StreamRenderer(palette: palette, redactor: redactor).head(head), false)
+        case .streamEvent(let event): return (StreamRenderer(palette: palette, redactor: redactor).event(event), false)
         case .batch(let summary): return (BatchRenderer(palette: palette).render(summary), true)
         case .request(let preview): return (request(preview), true)
         case .listing(let listing): return (self.listing(listing), false)
@@ -73,6 +80,26 @@ struct OutputRenderer: Sendable {
     }
 
     // MARK: - Pieces
+
+    /// A streamed response: its status line with how the stream ended — alone when its events
+    /// were shown as they came, else with its headers and events from the body as kept.
+    private func streamed(_ output: ResponseOutput, _ renderer: ResponseRenderer) -> String {
+        let streams = StreamRenderer(palette: palette, redactor: redactor)
+        let response = output.response
+        var line = renderer.statusLine(response, number: output.number, schema: output.schema)
+        if let summary = output.stream { line += palette.dim(" · ") + streams.ending(summary) }
+        if output.stream?.shownLive == true { return line }
+        var text = line + "\n"
+        if let schema = output.schema { text += renderer.violations(schema) }
+        if output.showHeaders {
+            for field in redactor.redact(response.headers) {
+                text += palette.dim("\(field.name.rawName): \(field.value)") + "\n"
+            }
+        }
+        let events = streams.events(of: response)
+        if !events.isEmpty { text += (output.showHeaders ? "\n" : "") + events }
+        return text
+    }
 
     /// `describe`: the operation, its parameters, body, responses and security.
     private func operation(_ detail: OperationDetail) -> String {

@@ -17,6 +17,10 @@ struct ClientSettings: Equatable, Sendable {
     var showHeaders = true
     /// The `validate` mode each API the session names starts with (`validate --default`).
     var defaultValidation = ValidationMode.warn
+    /// `stream on`: any chunked response is shown as it arrives, not only the stream types.
+    var streamAll = false
+    /// `stream limit N`: a stream ends after N events.
+    var streamLimit: Int?
 
     init() {}
 

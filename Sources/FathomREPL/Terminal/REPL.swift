@@ -159,7 +159,14 @@ public final class REPL: Sendable {
         // At a terminal a slow line says how long it has run, and that Ctrl-C cancels it.
         let notice =
             interactive ? SlowLineNotice(console: printer.console, palette: palette, progress: executor.progress) : nil
+        // A stream's head and events print as they arrive, in place of the notice.
+        let printer = self.printer
+        executor.live.listen { output in
+            notice?.finish()
+            printer.print([output], pager: .off)
+        }
         let result = await executor.run(entry)
+        executor.live.listen(nil)
         notice?.finish()
         printer.print(result.outputs, pager: await executor.pagerMode)
         if interactive { await executor.updateSnapshot(after: result) }

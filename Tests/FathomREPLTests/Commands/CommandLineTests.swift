@@ -86,9 +86,11 @@ import Testing
             "expect $.n > 3", "expect header Content-Type ~ json", "expect header X exists", "expect time < 500ms",
             "expect body ~ 'a b'", "expect schema", "expect $.a absent", "expect batch p99 < 200ms",
             "expect batch status 2xx == 100%", "expect batch ttfb.p50 <= 1.5s", "expect batch errors == 0",
+            "expect events >= 3",
             "expect \"$.headers['X-Client']\" == \"fathom\"", "expect header X ~ \"'q'\"",
         ],
         "volatile": ["volatile", "volatile $.updatedAt"],
+        "stream": ["stream", "stream on", "stream off", "stream limit 10", "stream limit off"],
         "spec": [
             "spec", "spec coverage", "spec problems", "spec 'problems'", "spec off", "spec api.yaml",
             "spec --lenient 'dir with \"quotes\"/api.json'",

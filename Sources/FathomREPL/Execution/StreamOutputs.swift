@@ -1,0 +1,158 @@
+@_spi(Fathom) import FathomHTTP
+import FathomJSON
+import Foundation
+import Synchronization
+
+/// A streamed response's head, shown as soon as it arrives.
+struct StreamHead: Sendable {
+    var status: HTTPStatus
+    var headers: NetworkHeaders
+    var format: StreamFormat
+    var showHeaders: Bool
+}
+
+/// One event of a stream, shown as it arrives.
+struct StreamEventOutput: Sendable {
+    /// From 1, in the order they came.
+    var index: Int
+    var event: StreamEvent
+    var format: StreamFormat
+    /// Since the response's first byte; `nil` when shown again later.
+    var elapsed: Duration?
+}
+
+/// How a streamed response ended and what it held, shown under it.
+struct StreamSummary: Sendable, Equatable {
+    var format: StreamFormat
+    var events: Int
+    var ending: StreamWatch.Ending
+    /// Its events were shown as they came: the response is shown as this summary alone.
+    var shownLive: Bool
+}
+
+/// A streamed response as the session reads it: `inspect`, `let`, `expect` and `diff` see a
+/// JSON array of its events. A server-sent event is `{"event", "id", "retry", "data"}` (only
+/// those it has; `data` is JSON when it parses, else text); a line or record is its JSON value
+/// (or its text). Read from the body as kept, so `show #N` and a recording read the same.
+enum StreamDocument {
+    /// The events of `response`'s body, when its `Content-Type` is a stream's.
+    static func events(of response: NetworkResponse<Data>) -> (format: StreamFormat, events: [StreamEvent])? {
+        guard let format = StreamFormat(contentType: response.contentType) else { return nil }
+        var parser = StreamParser(format: format)
+        return (format, parser.feed(response.body) + parser.finish())
+    }
+
+    /// The events as a JSON array, or `nil` for a response that is not a stream.
+    static func json(of response: NetworkResponse<Data>) -> JSON? {
+        guard let (format, events) = events(of: response) else { return nil }
+        return .array(events.map { json($0, format: format) })
+    }
+
+    /// One event as JSON.
+    static func json(_ event: StreamEvent, format: StreamFormat) -> JSON {
+        let data = (try? JSON(parsing: event.data)) ?? .string(event.data)
+        guard format == .serverSentEvents else { return data }
+        var members = [JSON.Member(key: "event", value: .string(event.type ?? "message"))]
+        if let id = event.id { members.append(JSON.Member(key: "id", value: .string(id))) }
+        if let retry = event.retry { members.append(JSON.Member(key: "retry", value: .number(String(retry)))) }
+        members.append(JSON.Member(key: "data", value: data))
+        return .object(members)
+    }
+}
+
+/// Where outputs go while a line still runs (a stream's head and events): the loop that runs
+/// lines sets it, and a script or a replay that does not leaves them for the line's end.
+final class LiveOutputs: Sendable {
+    private let sink = Mutex<(@Sendable (Output) -> Void)?>(nil)
+
+    /// Sends `output` now; `false` when no one is listening.
+    @discardableResult
+    func send(_ output: Output) -> Bool {
+        guard let sink = sink.withLock({ $0 }) else { return false }
+        sink(output)
+        return true
+    }
+
+    var isListening: Bool { sink.withLock { $0 != nil } }
+
+    func listen(_ handler: (@Sendable (Output) -> Void)?) {
+        sink.withLock { $0 = handler }
+    }
+}
+
+/// Reads one response as a stream when it is one: decides at its head (a stream's content type,
+/// or any chunked body with `stream on`), shows the head and each event as they arrive (when
+/// the loop listens), and ends the stream at `stream limit` events.
+final class StreamReader: Sendable {
+    private struct State {
+        var format: StreamFormat?
+        var parser: StreamParser?
+        var events = 0
+        var firstByte: ContinuousClock.Instant?
+    }
+
+    private final class Shared: Sendable {
+        let state = Mutex(State())
+    }
+
+    private let shared = Shared()
+    let watch: StreamWatch
+    private let live: LiveOutputs
+
+    init(all: Bool, limit: Int?, showHeaders: Bool, live: LiveOutputs) {
+        let shared = self.shared
+        self.live = live
+        watch = StreamWatch(
+            streams: { status, headers in
+                var format = StreamFormat(contentType: headers[.contentType])
+                if format == nil, all, headers[NetworkHeaders.Name("Transfer-Encoding")]?.lowercased() == "chunked" {
+                    format = .chunks
+                }
+                guard let format else { return false }
+                shared.state.withLock { state in
+                    state.format = format
+                    state.parser = StreamParser(format: format)
+                    state.firstByte = .now
+                }
+                live.send(.streamHead(StreamHead(status: status, headers: headers, format: format, showHeaders: showHeaders)))
+                return true
+            },
+            chunk: { data in
+                let (events, format, first, goOn) = shared.state.withLock { state -> ([StreamEvent], StreamFormat, Int, Bool) in
+                    var events = state.parser?.feed(data) ?? []
+                    if let limit, state.events + events.count >= limit {
+                        events = Array(events.prefix(limit - state.events))
+                    }
+                    let first = state.events + 1
+                    state.events += events.count
+                    return (events, state.format ?? .chunks, first, limit.map { state.events < $0 } ?? true)
+                }
+                let elapsed = shared.state.withLock { $0.firstByte.map { ContinuousClock.now - $0 } }
+                for (offset, event) in events.enumerated() {
+                    live.send(
+                        .streamEvent(
+                            StreamEventOutput(index: first + offset, event: event, format: format, elapsed: elapsed)))
+                }
+                return goOn
+            })
+    }
+
+    /// What the stream came to, once the send returned; `nil` when the response was no stream.
+    var summary: StreamSummary? {
+        let (format, events, parser) = shared.state.withLock { ($0.format, $0.events, $0.parser) }
+        guard let format else { return nil }
+        // A last line without its line break is an event once the stream is over.
+        var finishing = parser
+        var total = events
+        if watch.ending == .complete, let last = finishing?.finish(), !last.isEmpty {
+            let elapsed = shared.state.withLock { $0.firstByte.map { ContinuousClock.now - $0 } }
+            for (offset, event) in last.enumerated() {
+                live.send(
+                    .streamEvent(StreamEventOutput(index: total + offset + 1, event: event, format: format, elapsed: elapsed)))
+            }
+            total += last.count
+        }
+        return StreamSummary(
+            format: format, events: total, ending: watch.ending ?? .complete, shownLive: live.isListening)
+    }
+}
