@@ -404,9 +404,12 @@ public enum DemoAPI {
                 })
         }
 
-        // JSON Lines: `count` log lines (0: until the client goes), one every `ms`.
+        // JSON Lines: `count` log lines (0: until the client goes), one every `ms`; each line's
+        // message is `message` when given.
         router.get("/stream") { request, _ -> Response in
             let (count, ms) = streamParameters(request)
+            let given = request.uri.queryParameters["message"].map(String.init)
+            let message: @Sendable (Int) -> String = { n in DemoJSON.serialize(given ?? "line \(n)") }
             return Response(
                 status: .ok, headers: [.contentType: "application/x-ndjson"],
                 body: ResponseBody { writer in
@@ -415,7 +418,7 @@ public enum DemoAPI {
                         if n > 1 { try await Task.sleep(for: .milliseconds(ms)) }
                         let level = n % 4 == 0 ? "warn" : "info"
                         try await writer.write(
-                            ByteBuffer(string: "{\"n\":\(n),\"level\":\"\(level)\",\"message\":\"line \(n)\"}\n"))
+                            ByteBuffer(string: "{\"n\":\(n),\"level\":\"\(level)\",\"message\":\(message(n))}\n"))
                         n += 1
                     }
                     try await writer.finish(nil)

@@ -195,7 +195,8 @@ public enum DemoOpenAPI {
                 "operationId": "stream", "summary": "JSON Lines: count log lines (0: endless), one every ms", "tags": ["streams"],
                 "parameters": [
                   {"name": "count", "in": "query", "schema": {"type": "integer", "minimum": 0, "maximum": 100000, "default": 5}},
-                  {"name": "ms", "in": "query", "schema": {"type": "integer", "minimum": 0, "maximum": 60000, "default": 200}}
+                  {"name": "ms", "in": "query", "schema": {"type": "integer", "minimum": 0, "maximum": 60000, "default": 200}},
+                  {"name": "message", "in": "query", "schema": {"type": "string"}}
                 ],
                 "responses": {"200": {"description": "One log line per line", "content": {"application/x-ndjson": {"schema": {"type": "string"}}}}}
               }

@@ -60,6 +60,11 @@ import Testing
                 expect schema
                 put /accounts/2 balance:=100
                 expect schema
+                get /events count==2 ms==0
+                expect schema
+                expect events == 2
+                get /stream count==2 ms==0
+                expect schema
                 get /echo page==1
                 expect schema
                 post /echo note=hi
