@@ -1,7 +1,7 @@
 # The two commands a newcomer needs are `make run` and `make test`; the rest serve development.
 SWIFT ?= swift
 
-.PHONY: run test deps lint format install uninstall dist stage docs bench-client bench-json bench-repl bench-replay bench-soak bench-import bench-openapi bench-hostile bench-batch fuzz clean help
+.PHONY: run test deps lint format install uninstall dist stage docs bench-client bench-json bench-repl bench-replay bench-soak bench-import bench-openapi bench-hostile bench-batch bench-stream fuzz clean help
 
 help:
 	@echo "make run           build in release mode and start Fathom against its demo API"
@@ -20,6 +20,7 @@ help:
 	@echo "make bench-openapi large descriptions (Twilio's, GitHub-size, 3,000 files) vs openapi-spec-validator; Twilio in-process: completion, a 1 MB response"
 	@echo "make bench-hostile hostile input timed and weighed: huge imports, an alias bomb, 2 GiB uploads"
 	@echo "make bench-batch   get --repeat 200000 -c 64 vs wrk -c 64 on one server; memory; --repeat 1000 vs curl"
+	@echo "make bench-stream  stream events rendered to a pipe per second; latency from server write to print"
 	@echo "make fuzz          libFuzzer on every parser (JSON, JSONPath, commands, session files, OpenAPI, JSON Schema), FUZZ_SECONDS each"
 
 deps:
@@ -120,6 +121,9 @@ bench-hostile: deps
 bench-batch: deps
 	@scripts/install-deps.sh bench
 	Benchmarks/batch-vs-wrk.sh
+
+bench-stream: deps
+	Benchmarks/stream-rate.sh
 
 bench-soak: deps
 	$(SWIFT) build -c release --static-swift-stdlib --product fathom

@@ -409,7 +409,13 @@ public enum DemoAPI {
         router.get("/stream") { request, _ -> Response in
             let (count, ms) = streamParameters(request)
             let given = request.uri.queryParameters["message"].map(String.init)
-            let message: @Sendable (Int) -> String = { n in DemoJSON.serialize(given ?? "line \(n)") }
+            // `stamp=1` adds the time each line is written (`t`, nanoseconds since 1970), for
+            // measuring how soon a client shows it.
+            let stamped = request.uri.queryParameters["stamp"] == "1"
+            let message: @Sendable (Int) -> String = { n in
+                DemoJSON.serialize(given ?? "line \(n)")
+                    + (stamped ? ",\"t\":\(UInt64(Date().timeIntervalSince1970 * 1e9))" : "")
+            }
             return Response(
                 status: .ok, headers: [.contentType: "application/x-ndjson"],
                 body: ResponseBody { writer in

@@ -196,7 +196,8 @@ public enum DemoOpenAPI {
                 "parameters": [
                   {"name": "count", "in": "query", "schema": {"type": "integer", "minimum": 0, "maximum": 100000, "default": 5}},
                   {"name": "ms", "in": "query", "schema": {"type": "integer", "minimum": 0, "maximum": 60000, "default": 200}},
-                  {"name": "message", "in": "query", "schema": {"type": "string"}}
+                  {"name": "message", "in": "query", "schema": {"type": "string"}},
+                  {"name": "stamp", "in": "query", "description": "1 adds t, when the line was written (ns since 1970)", "schema": {"type": "integer", "enum": [0, 1]}}
                 ],
                 "responses": {"200": {"description": "One log line per line", "content": {"application/x-ndjson": {"schema": {"type": "string"}}}}}
               }

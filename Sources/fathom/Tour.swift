@@ -102,14 +102,34 @@ struct Tour {
             "   \(results.count) responses in \((ContinuousClock.now - started).shortDescription): \(names.prefix(4).joined(separator: ", "))…"
         )
 
-        step(6, "The wire log at header level: the token is masked")
+        step(6, "Server-sent events as they arrive, and NDJSON lines")
+        var ticks: [String] = []
+        for try await event in client.events(for: .get("/events").query("count", 3).query("ms", 50)) {
+            ticks.append("\(event.type ?? "-") \(event.id ?? "-")")
+        }
+        print("   events: \(ticks.joined(separator: ", "))")
+        var lines = 0
+        for try await _ in client.events(for: .get("/stream").query("count", 4).query("ms", 10)) { lines += 1 }
+        print("   \(lines) NDJSON lines")
+
+        step(7, "A race, found by sending twice at once and comparing the answers")
+        _ = try await client.send(.put("/accounts/2").body(json: ["balance": 100]))
+        var balances: [String] = []
+        _ = await client.send(BatchPlan(count: 2, maxConcurrent: 2)) { _ in
+            try NetworkRequest.post("/accounts/2/withdraw").body(json: ["amount": 60]).prepared(baseURL: baseURL)
+        } handle: { done in
+            if let body = try? done.result.get().body { balances.append(String(decoding: body, as: UTF8.self)) }
+        }
+        print("   two withdrawals of 60 from 100: \(balances.sorted().joined(separator: " and "))")
+
+        step(8, "The wire log at header level: the token is masked")
         let recorder = LogRecorder()
         let logged = NetworkClient(
             baseURL: baseURL, interceptors: [.authenticator(login)], logger: recorder.logger(), logDetail: .headers)
         _ = try await logged.send(.get("/me"))
         for entry in recorder.lines.prefix(1) { print(style.dim("   \(entry)")) }
 
-        step(7, "Errors a person can act on")
+        step(9, "Errors a person can act on")
         let unreachable = NetworkClient(baseURL: "http://127.0.0.1:9")
         do { _ = try await unreachable.send(.get("/")) } catch { print("   \(error)") }
         do { _ = try await client.send(.get("/slow").query("ms", 2000).timeout(.milliseconds(300))) } catch {
