@@ -187,7 +187,17 @@ public enum DemoOpenAPI {
                   {"name": "count", "in": "query", "schema": {"type": "integer", "minimum": 0, "maximum": 100000, "default": 5}},
                   {"name": "ms", "in": "query", "schema": {"type": "integer", "minimum": 0, "maximum": 60000, "default": 200}}
                 ],
-                "responses": {"200": {"description": "tick events, then done", "content": {"text/event-stream": {"schema": {"type": "string"}}}}}
+                "responses": {"200": {"description": "tick events, then done", "content": {"text/event-stream": {
+                  "schema": {"type": "string"},
+                  "itemSchema": {
+                    "type": "object", "required": ["event", "data"],
+                    "properties": {
+                      "event": {"enum": ["tick", "done"]}, "id": {"type": "string"}, "retry": {"type": "integer"},
+                      "data": {"type": "string", "contentMediaType": "application/json", "contentSchema": {
+                        "type": "object", "required": ["n"], "properties": {"n": {"type": "integer", "minimum": 1}, "of": {"type": "integer"}, "note": {"type": "string"}}}}
+                    }
+                  }
+                }}}}
               }
             },
             "/stream": {
@@ -199,7 +209,13 @@ public enum DemoOpenAPI {
                   {"name": "message", "in": "query", "schema": {"type": "string"}},
                   {"name": "stamp", "in": "query", "description": "1 adds t, when the line was written (ns since 1970)", "schema": {"type": "integer", "enum": [0, 1]}}
                 ],
-                "responses": {"200": {"description": "One log line per line", "content": {"application/x-ndjson": {"schema": {"type": "string"}}}}}
+                "responses": {"200": {"description": "One log line per line", "content": {"application/x-ndjson": {
+                  "schema": {"type": "string"},
+                  "itemSchema": {
+                    "type": "object", "required": ["n", "level", "message"],
+                    "properties": {"n": {"type": "integer", "minimum": 1}, "level": {"enum": ["info", "warn"]}, "message": {"type": "string"}, "t": {"type": "integer"}}
+                  }
+                }}}}
               }
             },
             "/status/{code}": {

@@ -1,3 +1,4 @@
+import FathomDemo
 import FathomJSON
 import FathomTestSupport
 import Foundation
@@ -105,5 +106,37 @@ import Testing
         try terminal.type("expect events >= 3")
         try terminal.send("Enter")
         try terminal.waitFor("✓ expect events >= 3")
+    }
+}
+
+/// OpenAPI 3.2's `itemSchema`: each event or line checked against the description.
+@Suite struct StreamSchemaTests {
+    @Test func eachEventIsCheckedAgainstItsItemSchema() throws {
+        let server = try DemoServerProcess()
+        defer { server.process.terminate() }
+        let directory = NSTemporaryDirectory() + "fathom-itemschema-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // The demo's description, with lines allowed only up to n = 1 and events only up to n = 2.
+        var text = DemoOpenAPI.json
+        text = text.replacingOccurrences(
+            of: #""n": {"type": "integer", "minimum": 1}, "level""#, with: #""n": {"type": "integer", "maximum": 1}, "level""#)
+        text = text.replacingOccurrences(
+            of: #""n": {"type": "integer", "minimum": 1}, "of""#, with: #""n": {"type": "integer", "maximum": 2}, "of""#)
+        #expect(text != DemoOpenAPI.json)
+        try text.write(toFile: directory + "/strict.json", atomically: true, encoding: .utf8)
+        let run = try FathomBinary.run(
+            [server.baseURL, "--spec", "strict.json", "--color", "never"],
+            script: """
+                get /stream count==3 ms==1
+                expect schema
+                get /events count==3 ms==1
+                expect schema
+                """, directory: directory)
+        #expect(run.stdout.contains("schema ✗ 2"), "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("✗ $[1].n: expected ≤ 1, got 2"))
+        #expect(run.stdout.contains("✗ $[2].n: expected ≤ 1, got 3"))
+        #expect(run.stdout.contains("✗ $[2].data.n: expected ≤ 2, got 3"))
+        #expect(run.stderr.contains("✗ expect schema"))
     }
 }

@@ -19,7 +19,7 @@ extension APIDescription {
     /// - Returns: Every violation; empty when the response keeps the contract.
     public func validateResponse(
         status: Int, contentType: String?, body: Data, for operation: APIOperation,
-        parse: (Data) -> JSON? = { try? JSON(parsing: $0) }
+        items: [JSON]? = nil, parse: (Data) -> JSON? = { try? JSON(parsing: $0) }
     ) -> [SchemaViolation] {
         guard let response = operation.response(for: status) else {
             let declared = operation.responses.map(\.status).joined(separator: ", ")
@@ -40,6 +40,9 @@ extension APIDescription {
                         "content type \(contentType ?? "(none)") is not declared for \(status) (declared: \(declared))")
             ]
         }
+        if let itemSchema = mediaType.itemSchema, let items {
+            return validateItems(items, against: itemSchema)
+        }
         guard let schema = mediaType.schema else { return [] }
         switch bodyValue(body, contentType: contentType ?? mediaType.name, schema: schema, parse: parse) {
         case .value(let instance): return validator.with(direction: .response).validate(instance, against: schema)
@@ -48,6 +51,30 @@ extension APIDescription {
             return [SchemaViolation(path: "$", message: message)]
         case .unread: return []
         }
+    }
+
+    /// Each item of a sequential body against its media type's `itemSchema`, at `$[i]`. A
+    /// server-sent event is the object `{event, data, id, retry}` with `data` as text, as OpenAPI
+    /// 3.2 describes it; when the schema gives `data` a `contentSchema` and the data is JSON, the
+    /// parsed data is checked against it as well.
+    func validateItems(_ items: [JSON], against itemSchema: JSON) -> [SchemaViolation] {
+        let checker = validator.with(direction: .response)
+        let contentSchema = itemSchema["properties"]?["data"]?["contentSchema"]
+        var violations: [SchemaViolation] = []
+        for (index, item) in items.enumerated() {
+            let prefix = "$[\(index)]"
+            for violation in checker.validate(item, against: itemSchema) {
+                violations.append(
+                    SchemaViolation(path: prefix + violation.path.dropFirst(), message: violation.message))
+            }
+            if let contentSchema, case .string(let text)? = item["data"], let data = try? JSON(parsing: text) {
+                for violation in checker.validate(data, against: contentSchema) {
+                    violations.append(
+                        SchemaViolation(path: prefix + ".data" + violation.path.dropFirst(), message: violation.message))
+                }
+            }
+        }
+        return violations
     }
 
     /// A body as its schema can be checked against it (a form as the object of its fields).

@@ -82,8 +82,20 @@ public struct APIOperation: Sendable, Hashable {
         public var name: String
         /// The schema, if it has one.
         public var schema: JSON?
+        /// OpenAPI 3.2's schema of each item of a sequential media type: each server-sent
+        /// event (`{event, data, id, retry}`), each line of JSON Lines, each record of a JSON
+        /// sequence.
+        public var itemSchema: JSON?
         /// `example`, or the first of `examples`.
         public var example: JSON?
+
+        /// A media type; see the properties.
+        public init(name: String, schema: JSON? = nil, itemSchema: JSON? = nil, example: JSON? = nil) {
+            self.name = name
+            self.schema = schema
+            self.itemSchema = itemSchema
+            self.example = example
+        }
 
         /// ``name``'s type and subtype, lowercased, without parameters (`application/json`).
         public var essence: String { APIOperation.essence(of: name) }
@@ -204,7 +216,7 @@ extension APIDescription {
         guard case .object(let types)? = value else { return [] }
         return types.map { type in
             APIOperation.MediaType(
-                name: type.key, schema: type.value["schema"],
+                name: type.key, schema: type.value["schema"], itemSchema: type.value["itemSchema"],
                 example: type.value["example"] ?? firstExample(type.value["examples"], in: document))
         }
     }

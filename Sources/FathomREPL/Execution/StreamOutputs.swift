@@ -48,6 +48,22 @@ enum StreamDocument {
         return .array(events.map { json($0, format: format) })
     }
 
+    /// The events as OpenAPI 3.2's `itemSchema` describes them: a server-sent event as
+    /// `{event, data, id, retry}` with `data` as text; a line or record as its JSON value (or text).
+    static func items(of response: NetworkResponse<Data>) -> [JSON]? {
+        guard let (format, events) = events(of: response) else { return nil }
+        return events.map { event in
+            guard format == .serverSentEvents else { return (try? JSON(parsing: event.data)) ?? .string(event.data) }
+            var members = [
+                JSON.Member(key: "event", value: .string(event.type ?? "message")),
+                JSON.Member(key: "data", value: .string(event.data)),
+            ]
+            if let id = event.id { members.append(JSON.Member(key: "id", value: .string(id))) }
+            if let retry = event.retry { members.append(JSON.Member(key: "retry", value: .number(String(retry)))) }
+            return .object(members)
+        }
+    }
+
     /// One event as JSON.
     static func json(_ event: StreamEvent, format: StreamFormat) -> JSON {
         let data = (try? JSON(parsing: event.data)) ?? .string(event.data)

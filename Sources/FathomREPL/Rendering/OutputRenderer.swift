@@ -88,9 +88,10 @@ struct OutputRenderer: Sendable {
         let response = output.response
         var line = renderer.statusLine(response, number: output.number, schema: output.schema)
         if let summary = output.stream { line += palette.dim(" · ") + streams.ending(summary) }
-        if output.stream?.shownLive == true { return line }
         var text = line + "\n"
+        // Each event or line that breaks the description's `itemSchema`, at `$[i]`.
         if let schema = output.schema { text += renderer.violations(schema) }
+        if output.stream?.shownLive == true { return text }
         if output.showHeaders {
             for field in redactor.redact(response.headers) {
                 text += palette.dim("\(field.name.rawName): \(field.value)") + "\n"
