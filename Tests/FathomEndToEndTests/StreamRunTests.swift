@@ -120,9 +120,11 @@ import Testing
         // The demo's description, with lines allowed only up to n = 1 and events only up to n = 2.
         var text = DemoOpenAPI.json
         text = text.replacingOccurrences(
-            of: #""n": {"type": "integer", "minimum": 1}, "level""#, with: #""n": {"type": "integer", "maximum": 1}, "level""#)
+            of: #""n": {"type": "integer", "minimum": 1}, "level""#,
+            with: #""n": {"type": "integer", "maximum": 1}, "level""#)
         text = text.replacingOccurrences(
-            of: #""n": {"type": "integer", "minimum": 1}, "of""#, with: #""n": {"type": "integer", "maximum": 2}, "of""#)
+            of: #""n": {"type": "integer", "minimum": 1}, "of""#, with: #""n": {"type": "integer", "maximum": 2}, "of""#
+        )
         #expect(text != DemoOpenAPI.json)
         try text.write(toFile: directory + "/strict.json", atomically: true, encoding: .utf8)
         let run = try FathomBinary.run(

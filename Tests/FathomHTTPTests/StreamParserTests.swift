@@ -28,8 +28,14 @@ import Testing
                 StreamEvent(data: "second event", type: "message", id: ""),
             ]
         ),
-        ("data\n\ndata\ndata\n\ndata:", [StreamEvent(data: "", type: "message"), StreamEvent(data: "\n", type: "message")]),
-        ("data:test\n\ndata: test\n\n", [StreamEvent(data: "test", type: "message"), StreamEvent(data: "test", type: "message")]),
+        (
+            "data\n\ndata\ndata\n\ndata:",
+            [StreamEvent(data: "", type: "message"), StreamEvent(data: "\n", type: "message")]
+        ),
+        (
+            "data:test\n\ndata: test\n\n",
+            [StreamEvent(data: "test", type: "message"), StreamEvent(data: "test", type: "message")]
+        ),
         (
             "event: add\ndata: {\"a\": 1}\nretry: 3000\nid: 7\n\nretry: 1e3\nevent: remove\ndata: x\n\n",
             [
@@ -39,9 +45,12 @@ import Testing
             ]
         ),
         // An ID with NUL is ignored; the one before it stays. A field with no known name is ignored.
-        ("id: 1\ndata: a\n\nid: 2\u{0}x\nfoo: bar\ndata: b\n\n", [
-            StreamEvent(data: "a", type: "message", id: "1"), StreamEvent(data: "b", type: "message", id: "1"),
-        ]),
+        (
+            "id: 1\ndata: a\n\nid: 2\u{0}x\nfoo: bar\ndata: b\n\n",
+            [
+                StreamEvent(data: "a", type: "message", id: "1"), StreamEvent(data: "b", type: "message", id: "1"),
+            ]
+        ),
         // A byte order mark is dropped once; a second one is data.
         ("\u{FEFF}data: a\n\n", [StreamEvent(data: "a", type: "message")]),
         ("data: é — ✓ 🎉\n\n", [StreamEvent(data: "é — ✓ 🎉", type: "message")]),

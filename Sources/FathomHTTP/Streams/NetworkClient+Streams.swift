@@ -130,7 +130,8 @@ private final class HeadOnce: Sendable {
     /// Delivers the head; `false` when one was delivered already.
     @discardableResult
     func deliver(_ status: HTTPStatus, _ headers: NetworkHeaders) -> Bool {
-        let (first, waiter) = state.withLock { state -> (Bool, CheckedContinuation<(HTTPStatus, NetworkHeaders), any Error>?) in
+        let (first, waiter) = state.withLock {
+            state -> (Bool, CheckedContinuation<(HTTPStatus, NetworkHeaders), any Error>?) in
             switch state {
             case .waiting(let waiter):
                 state = waiter == nil ? .delivered((status, headers)) : .taken

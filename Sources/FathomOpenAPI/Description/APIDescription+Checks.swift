@@ -70,7 +70,8 @@ extension APIDescription {
             if let contentSchema, case .string(let text)? = item["data"], let data = try? JSON(parsing: text) {
                 for violation in checker.validate(data, against: contentSchema) {
                     violations.append(
-                        SchemaViolation(path: prefix + ".data" + violation.path.dropFirst(), message: violation.message))
+                        SchemaViolation(path: prefix + ".data" + violation.path.dropFirst(), message: violation.message)
+                    )
                 }
             }
         }

@@ -188,7 +188,8 @@ struct ExpectCommand: SingleCommand {
         case .events:
             guard Int(operandText) != nil || operandText.contains("{{") else {
                 throw CommandError(
-                    "'\(operandText)' is not a count of events", column: operandColumn, hint: "write a number: events >= 3")
+                    "'\(operandText)' is not a count of events", column: operandColumn,
+                    hint: "write a number: events >= 3")
             }
         default:
             if op == .matches || op == .notMatches, !operandText.contains("{{") {

@@ -15,9 +15,12 @@ extension Executor {
         let problems = try await checkBeforeSending(outgoing)
         let client = try await client(api: outgoing.api, draftAuth: outgoing.auth)
         let stream = StreamReader(
-            all: session.settings.streamAll, limit: session.settings.streamLimit, showHeaders: session.settings.showHeaders,
+            all: session.settings.streamAll, limit: session.settings.streamLimit,
+            showHeaders: session.settings.showHeaders,
             live: live)
-        let response = try await StreamWatch.$current.withValue(stream.watch) { try await client.send(outgoing.request) }
+        let response = try await StreamWatch.$current.withValue(stream.watch) {
+            try await client.send(outgoing.request)
+        }
         let number = session.responses.append(response)
         recordCoverage(response)
         var outputs = problems.map { Output.event(.requestWarning($0)) }
@@ -374,7 +377,9 @@ extension Executor {
     func json(of entry: ResponseHistory.Entry) throws -> JSON {
         if let parsedBody, parsedBody.number == entry.number { return parsedBody.json }
         // A stream is read as the array of its events.
-        let json = try StreamDocument.json(of: entry.response) ?? ExpectationEvaluator.json(entry.response, number: entry.number)
+        let json =
+            try StreamDocument.json(of: entry.response)
+            ?? ExpectationEvaluator.json(entry.response, number: entry.number)
         parsedBody = (entry.number, json)
         return json
     }

@@ -130,11 +130,13 @@ final class StreamReader: Sendable {
                     state.parser = StreamParser(format: format)
                     state.firstByte = .now
                 }
-                live.send(.streamHead(StreamHead(status: status, headers: headers, format: format, showHeaders: showHeaders)))
+                live.send(
+                    .streamHead(StreamHead(status: status, headers: headers, format: format, showHeaders: showHeaders)))
                 return true
             },
             chunk: { data in
-                let (events, format, first, goOn) = shared.state.withLock { state -> ([StreamEvent], StreamFormat, Int, Bool) in
+                let (events, format, first, goOn) = shared.state.withLock {
+                    state -> ([StreamEvent], StreamFormat, Int, Bool) in
                     var events = state.parser?.feed(data) ?? []
                     if let limit, state.events + events.count >= limit {
                         events = Array(events.prefix(limit - state.events))
@@ -164,7 +166,8 @@ final class StreamReader: Sendable {
             let elapsed = shared.state.withLock { $0.firstByte.map { ContinuousClock.now - $0 } }
             for (offset, event) in last.enumerated() {
                 live.send(
-                    .streamEvent(StreamEventOutput(index: total + offset + 1, event: event, format: format, elapsed: elapsed)))
+                    .streamEvent(
+                        StreamEventOutput(index: total + offset + 1, event: event, format: format, elapsed: elapsed)))
             }
             total += last.count
         }

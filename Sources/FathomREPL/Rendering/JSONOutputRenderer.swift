@@ -55,7 +55,9 @@ struct JSONOutputRenderer: Sendable {
             ]
             if let type = output.event.type { members.append(member("event", type)) }
             if let id = output.event.id { members.append(member("id", id)) }
-            if let retry = output.event.retry { members.append(JSON.Member(key: "retry", value: .number(String(retry)))) }
+            if let retry = output.event.retry {
+                members.append(JSON.Member(key: "retry", value: .number(String(retry))))
+            }
             let data = (try? JSON(parsing: output.event.data)) ?? .string(output.event.data)
             members.append(JSON.Member(key: "data", value: data))
             if let elapsed = output.elapsed {

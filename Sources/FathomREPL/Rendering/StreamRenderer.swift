@@ -55,7 +55,8 @@ struct StreamRenderer {
             let data =
                 json.map {
                     TerminalText.adopting(
-                        String($0.formatted(JSONFormat(compact: true, colors: palette.enabled ? .jq : nil)).dropLast(1)))
+                        String($0.formatted(JSONFormat(compact: true, colors: palette.enabled ? .jq : nil)).dropLast(1))
+                    )
                 }
                 ?? TerminalText.visible(event.data)
             return palette.dim("\(output.index)" + (time.map { " · " + $0 } ?? "")) + "  " + data
