@@ -3,10 +3,13 @@ import Synchronization
 
 /// A response whose body is read as it arrives.
 public struct StreamedResponse: Sendable {
+    /// The response's status.
     public var status: HTTPStatus
+    /// The response's header fields, in the order they came.
     public var headers: NetworkHeaders
-    /// The body's chunks as the network delivers them; it ends with the body. Stopping the
-    /// iteration (or cancelling the task that iterates) cancels the request.
+    /// The body's chunks as the network delivers them; it ends with the body.
+    ///
+    /// Stopping the iteration (or cancelling the task that iterates) cancels the request.
     public var body: AsyncThrowingStream<Data, any Error>
 
     /// How the body divides into events, from its `Content-Type`; `nil` for a body that is not a stream.
@@ -73,9 +76,11 @@ extension NetworkClient {
         return StreamedResponse(status: status, headers: headers, body: chunks)
     }
 
-    /// Sends `request` and returns its events as they arrive: server-sent events, JSON Lines
-    /// or a JSON text sequence (by the response's `Content-Type`), or the chunks of any other
-    /// body. A server-sent event is parsed by the WHATWG rules, whatever the network's splits.
+    /// Sends `request` and returns its events as they arrive.
+    ///
+    /// Server-sent events, JSON Lines or a JSON text sequence (by the response's `Content-Type`),
+    /// or the chunks of any other body. A server-sent event is parsed by the WHATWG rules,
+    /// whatever the network's splits.
     ///
     /// ```swift
     /// for try await event in client.events(for: .get("/events").header(.accept, "text/event-stream")) {

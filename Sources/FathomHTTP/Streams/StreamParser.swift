@@ -61,6 +61,7 @@ public enum StreamFormat: String, Hashable, Sendable, CaseIterable {
 /// for event in parser.finish() { print(event.data) }
 /// ```
 public struct StreamParser: Sendable {
+    /// How the bytes divide into events.
     public let format: StreamFormat
     private var line: [UInt8] = []
     private var afterCR = false

@@ -295,7 +295,8 @@ public final class AsyncHTTPClientTransport: Transport {
         return body
     }
 
-    /// A watched body: each chunk handed to `watch` as it arrives, and kept up to the size limit.
+    /// A watched body: each chunk handed to `watch` as it arrives, kept up to the size limit.
+    ///
     /// It never fails: however the stream ends — the server, the watch, the deadline, a
     /// cancellation, a broken connection — what arrived is the body, and the watch says why.
     private func stream(_ response: HTTPClientResponse, to watch: StreamWatch, deadline: NIODeadline) async -> Data {

@@ -14,6 +14,8 @@ extension APIDescription {
     ///   - contentType: The response's `Content-Type`, if any.
     ///   - body: The response's body.
     ///   - operation: The operation the request went to.
+    ///   - items: A streamed body's events, lines or records, checked each against the media
+    ///     type's `itemSchema` (OpenAPI 3.2) when it has one.
     ///   - parse: Parses a JSON body; a caller that keeps parsed bodies passes its own, so the body
     ///     is parsed once however many times it is read.
     /// - Returns: Every violation; empty when the response keeps the contract.
@@ -53,8 +55,9 @@ extension APIDescription {
         }
     }
 
-    /// Each item of a sequential body against its media type's `itemSchema`, at `$[i]`. A
-    /// server-sent event is the object `{event, data, id, retry}` with `data` as text, as OpenAPI
+    /// Each item of a sequential body against its media type's `itemSchema`, at `$[i]`.
+    ///
+    /// A server-sent event is the object `{event, data, id, retry}` with `data` as text, as OpenAPI
     /// 3.2 describes it; when the schema gives `data` a `contentSchema` and the data is JSON, the
     /// parsed data is checked against it as well.
     func validateItems(_ items: [JSON], against itemSchema: JSON) -> [SchemaViolation] {
