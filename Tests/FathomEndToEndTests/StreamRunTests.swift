@@ -18,6 +18,8 @@ import Testing
                 expect $[2].data.note == "data on two lines"
                 expect $[0].retry == 3000
                 expect $[-1].event == "done"
+                expect event $.data.note ~ "two lines"
+                expect event $.id == "4"
                 get /stream count==3 ms==10
                 expect events >= 3
                 inspect $[*].n

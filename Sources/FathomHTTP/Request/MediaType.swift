@@ -16,6 +16,10 @@ public enum MediaType {
         let ext = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
         switch ext {
         case "json": return json
+        // Streams, so that a recorded stream answers as one (`mock /events 200 events.sse`).
+        case "ndjson", "jsonl": return "application/x-ndjson"
+        case "sse": return "text/event-stream"
+        case "json-seq": return "application/json-seq"
         case "txt", "text": return "text/plain"
         case "html", "htm": return "text/html"
         case "csv": return "text/csv"

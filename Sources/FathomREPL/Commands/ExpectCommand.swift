@@ -1,4 +1,5 @@
 import FathomHTTP
+import FathomJSON
 import Foundation
 
 /// `expect …`: checks the last response. A failed expectation makes the line fail, but it is no
@@ -7,7 +8,7 @@ struct ExpectCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "expect",
         synopsis:
-            "expect status 200|2xx | EXPR ==|!=|<|<=|>|>=|~|contains|startsWith|endsWith VALUE | EXPR exists|absent | header NAME ~ RE | time < 500ms | body ~ RE | schema | events >= 3 | batch p99 < 200ms",
+            "expect status 200|2xx | EXPR ==|!=|<|<=|>|>=|~|contains|startsWith|endsWith VALUE | EXPR exists|absent | header NAME ~ RE | time < 500ms | body ~ RE | schema | events >= 3 | event EXPR OP VALUE | batch p99 < 200ms",
         summary: "check the last response; a failure says expected and actual, and the session goes on",
         details: """
             VALUE is JSON when it parses as JSON (42, "Ada", [1,2], null), else text. `~` matches a \
@@ -16,12 +17,13 @@ struct ExpectCommand: SingleCommand {
             A header compares as a number with < <= > >= (`expect header X-Total-Count > 20`). `expect schema`: the response keeps its operation's \
             schema in the loaded description (`spec`). A streamed response (server-sent events, NDJSON) \
             reads as the JSON array of its events (`expect $[0].data.n == 1`); `expect events >= 3` counts \
-            them. After a batch (`send --repeat`), `expect batch` \
+            them; `expect event $.data.type == "done"` holds when some event matches. After a batch (`send --repeat`), `expect batch` \
             checks its summary: a latency (min p50 p90 p99 p99.9 max mean, ttfb.p50 ttfb.p99) against a \
             duration, count sent errors classes against a number, rate against 500/s, `status 2xx` \
             against a share (100%) or a count. `fathom replay` counts failed expectations.
             """,
-        completion: .words(["status", "header", "time", "body", "schema", "events", "batch"]), group: .responses)
+        completion: .words(["status", "header", "time", "body", "schema", "events", "event", "batch"]),
+        group: .responses)
 
     var expectation: Expectation
 
@@ -32,7 +34,7 @@ struct ExpectCommand: SingleCommand {
     var logKind: SessionLog.Kind? { .followUp }
 
     var line: String {
-        var writer = LineWriter("expect")
+        var writer = LineWriter(expectation.anyEvent ? "expect event" : "expect")
         let expectation = self.expectation
         switch expectation.subject {
         case .schema: return "expect schema"
@@ -79,6 +81,7 @@ struct ExpectCommand: SingleCommand {
                 result.passed ? .succeeded : .checkFailed, [.expectation(ExpectationOutput(line: "", result: result))])
         }
         let entry = try executor.session.responses.entry(nil)
+        if expectation.anyEvent { return try Self.anyEvent(expectation, entry, in: executor) }
         if expectation.subject == .schema {
             let result = try Self.schema(entry, in: executor)
             return CommandResult(
@@ -91,6 +94,35 @@ struct ExpectCommand: SingleCommand {
         // The executor fills in the line as written and where it came from.
         let output = ExpectationOutput(line: "", result: result)
         return CommandResult(result.passed ? .succeeded : .checkFailed, [.expectation(output)])
+    }
+
+    /// `expect event EXPR …`: holds when it holds for some event of the streamed response.
+    private static func anyEvent(
+        _ expectation: Expectation, _ entry: ResponseHistory.Entry, in executor: isolated Executor
+    ) throws -> CommandResult {
+        guard case .array(let events)? = StreamDocument.json(of: entry.response) else {
+            throw CommandError(
+                "response #\(entry.number) is not a stream (\(entry.response.contentType ?? "no Content-Type"))",
+                hint: "`expect event` reads each event of text/event-stream, NDJSON or JSON sequences")
+        }
+        let operand = try expectation.operand.map { try executor.session.variables.expand($0) }
+        var plain = expectation
+        plain.anyEvent = false
+        var last: ExpectationResult?
+        for event in events {
+            let result = try ExpectationEvaluator.evaluate(plain, operand: operand, response: entry.response) {
+                try JSONPath(try executor.session.variables.expand($0)).query(event).map(\.value)
+            }
+            if result.passed {
+                return CommandResult(.succeeded, [.expectation(ExpectationOutput(line: "", result: result))])
+            }
+            last = result
+        }
+        let result = ExpectationResult(
+            passed: false, expected: "an event with " + (last?.expected ?? "a match"),
+            actual: "none of \(events.count) event\(events.count == 1 ? "" : "s")"
+                + (last.map { " (the last: \($0.actual))" } ?? ""))
+        return CommandResult(.checkFailed, [.expectation(ExpectationOutput(line: "", result: result))])
     }
 
     /// `expect schema`: every violation, in the result, whatever `validate` says.
@@ -115,6 +147,15 @@ struct ExpectCommand: SingleCommand {
         }
         switch (first.text.lowercased(), first.quoted) {
         case ("batch", false): return try batch(&a)
+        case ("event", false):
+            var inner = try expect(&a)
+            guard case .value = inner.subject, !inner.anyEvent else {
+                throw CommandError(
+                    "`expect event` takes a JSONPath read in each event", column: first.column,
+                    hint: "e.g. expect event $.data.type == \"done\"")
+            }
+            inner.anyEvent = true
+            return inner
         case ("events", false): subject = .events
         case ("status", false): subject = .status
         case ("time", false): subject = .time

@@ -58,6 +58,9 @@ struct Expectation: Equatable, Sendable {
     var op: Operator
     /// As written (variables not yet expanded); `nil` for `exists` and `absent`.
     var operand: String?
+    /// `expect event EXPR …`: the JSONPath is read in each event of a streamed response, and
+    /// the expectation holds when it holds for some event.
+    var anyEvent = false
 }
 
 /// A status code (`200`) or a class of them (`2xx`).

@@ -86,7 +86,7 @@ import Testing
             "expect $.n > 3", "expect header Content-Type ~ json", "expect header X exists", "expect time < 500ms",
             "expect body ~ 'a b'", "expect schema", "expect $.a absent", "expect batch p99 < 200ms",
             "expect batch status 2xx == 100%", "expect batch ttfb.p50 <= 1.5s", "expect batch errors == 0",
-            "expect events >= 3",
+            "expect events >= 3", "expect event $.data.type == \"done\"", "expect event $.n exists",
             "expect \"$.headers['X-Client']\" == \"fathom\"", "expect header X ~ \"'q'\"",
         ],
         "volatile": ["volatile", "volatile $.updatedAt"],
