@@ -72,6 +72,30 @@ import Testing
         #expect(run.stdout.contains("\"message\":\"••••0042\""))
     }
 
+    @Test func aMockAnswersWithARecordedStream() throws {
+        let server = try DemoServerProcess()
+        defer { server.process.terminate() }
+        let directory = NSTemporaryDirectory() + "fathom-stream-mock-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "{\"n\":1}\n{\"n\":2}\n".write(toFile: directory + "/feed.ndjson", atomically: true, encoding: .utf8)
+        try "event: add\ndata: {\"id\": 7}\n\n".write(
+            toFile: directory + "/feed.sse", atomically: true, encoding: .utf8)
+        let run = try FathomBinary.run(
+            [server.baseURL, "--color", "never"],
+            script: """
+                mock /feed @feed.ndjson
+                mock /changes @feed.sse
+                get /feed
+                expect events == 2
+                expect $[1].n == 2
+                get /changes
+                expect $[0].event == "add"
+                """, directory: directory)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("1 add"))
+    }
+
     @Test func replayReadsAStreamToItsLimit() throws {
         let directory = NSTemporaryDirectory() + "fathom-stream-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

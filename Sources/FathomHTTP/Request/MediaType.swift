@@ -16,7 +16,7 @@ public enum MediaType {
         let ext = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
         switch ext {
         case "json": return json
-        // Streams, so that a recorded stream answers as one (`mock /events 200 events.sse`).
+        // Streams, so that a recorded stream answers as one (`mock /events @events.sse`).
         case "ndjson", "jsonl": return "application/x-ndjson"
         case "sse": return "text/event-stream"
         case "json-seq": return "application/json-seq"
