@@ -79,7 +79,8 @@ enum BatchMetric: Equatable, Sendable {
         if let hint = check(operand) { throw CommandError("'\(operand)' is not a value for batch \(text)", hint: hint) }
         let expected = "\(text) \(op.rawValue) \(operand)"
         func result(_ actual: Double, _ limit: Double, shown: String) -> ExpectationResult {
-            ExpectationResult(passed: Self.compare(actual, op, limit), expected: expected, actual: "\(text) \(shown)")
+            ExpectationResult(
+                passed: ExpectationEvaluator.compare(actual, op, limit), expected: expected, actual: "\(text) \(shown)")
         }
         switch self {
         case .latency(let name), .firstByte(let name):
@@ -109,18 +110,6 @@ enum BatchMetric: Equatable, Sendable {
             let percent = total == 0 ? 0 : Double(matching) * 100 / Double(total)
             let shown = "\(matching) of \(total) (\(BatchSummary.decimal((percent * 10).rounded() / 10))%)"
             return result(share.percent ? percent : Double(matching), share.value, shown: shown)
-        }
-    }
-
-    private static func compare(_ actual: Double, _ op: Expectation.Operator, _ limit: Double) -> Bool {
-        switch op {
-        case .less: actual < limit
-        case .lessOrEqual: actual <= limit
-        case .greater: actual > limit
-        case .greaterOrEqual: actual >= limit
-        case .equal: actual == limit
-        case .notEqual: actual != limit
-        default: false
         }
     }
 }
