@@ -166,5 +166,18 @@ import Testing
         #expect(run.stdout.contains("✗ $[2].n: expected ≤ 1, got 3"))
         #expect(run.stdout.contains("✗ $[2].data.n: expected ≤ 2, got 3"))
         #expect(run.stderr.contains("✗ expect schema"))
+        // Each event marked as it arrived, what it broke under it.
+        #expect(run.stdout.contains("{\"n\":1,\"level\":\"info\",\"message\":\"line 1\"} · schema ✓"))
+        #expect(
+            run.stdout.contains(
+                "{\"n\":2,\"level\":\"info\",\"message\":\"line 2\"} · schema ✗ 1\n  ✗ $.n: expected ≤ 1, got 2"))
+        #expect(run.stdout.contains(" · schema ✗ 1\n  {\n    \"n\": 3,"))
+        #expect(run.stdout.contains("  }\n  ✗ $.data.n: expected ≤ 2, got 3"))
+        let json = try FathomBinary.run(
+            [server.baseURL, "--spec", "strict.json", "--output", "json", "-c", "get /stream count==2 ms==1"],
+            directory: directory)
+        let events = try json.stdout.split(separator: "\n").map { try JSON(parsing: String($0)) }
+            .filter { $0["type"] == .string("stream_event") }
+        #expect(events.map { $0["schema"]?["valid"] } == [.bool(true), .bool(false)])
     }
 }

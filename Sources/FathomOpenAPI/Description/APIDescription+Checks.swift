@@ -56,29 +56,39 @@ extension APIDescription {
     }
 
     /// Each item of a sequential body against its media type's `itemSchema`, at `$[i]`.
+    func validateItems(_ items: [JSON], against itemSchema: JSON) -> [SchemaViolation] {
+        items.enumerated().flatMap { index, item in validateItem(item, against: itemSchema, at: "$[\(index)]") }
+    }
+
+    /// One item of a sequential body (a server-sent event, a line, a record) against an
+    /// `itemSchema`, its violations under `path`.
     ///
     /// A server-sent event is the object `{event, data, id, retry}` with `data` as text, as OpenAPI
     /// 3.2 describes it; when the schema gives `data` a `contentSchema` and the data is JSON, the
     /// parsed data is checked against it as well.
-    func validateItems(_ items: [JSON], against itemSchema: JSON) -> [SchemaViolation] {
+    public func validateItem(_ item: JSON, against itemSchema: JSON, at path: String = "$") -> [SchemaViolation] {
         let checker = validator.with(direction: .response)
-        let contentSchema = itemSchema["properties"]?["data"]?["contentSchema"]
-        var violations: [SchemaViolation] = []
-        for (index, item) in items.enumerated() {
-            let prefix = "$[\(index)]"
-            for violation in checker.validate(item, against: itemSchema) {
-                violations.append(
-                    SchemaViolation(path: prefix + violation.path.dropFirst(), message: violation.message))
-            }
-            if let contentSchema, case .string(let text)? = item["data"], let data = try? JSON(parsing: text) {
-                for violation in checker.validate(data, against: contentSchema) {
-                    violations.append(
-                        SchemaViolation(path: prefix + ".data" + violation.path.dropFirst(), message: violation.message)
-                    )
-                }
+        var violations = checker.validate(item, against: itemSchema).map {
+            SchemaViolation(path: path + $0.path.dropFirst(), message: $0.message)
+        }
+        if let contentSchema = itemSchema["properties"]?["data"]?["contentSchema"],
+            case .string(let text)? = item["data"],
+            let data = try? JSON(parsing: text)
+        {
+            violations += checker.validate(data, against: contentSchema).map {
+                SchemaViolation(path: path + ".data" + $0.path.dropFirst(), message: $0.message)
             }
         }
         return violations
+    }
+
+    /// The `itemSchema` of the media type a response with this status and content type has by
+    /// `operation`, if it gives one.
+    public func itemSchema(status: Int, contentType: String?, for operation: APIOperation) -> JSON? {
+        guard let response = operation.response(for: status),
+            let mediaType = APIOperation.mediaType(contentType, in: response.content)
+        else { return nil }
+        return mediaType.itemSchema
     }
 
     /// A body as its schema can be checked against it (a form as the object of its fields).

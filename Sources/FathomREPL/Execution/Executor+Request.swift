@@ -1,5 +1,6 @@
 @_spi(Fathom) import FathomHTTP
 import FathomJSON
+import FathomOpenAPI
 import Foundation
 
 /// From the draft to a request on the wire, and the response back as an output.
@@ -17,7 +18,7 @@ extension Executor {
         let stream = StreamReader(
             all: session.settings.streamAll, limit: session.settings.streamLimit,
             showHeaders: session.settings.showHeaders,
-            live: live)
+            live: live, itemCheck: itemCheck(outgoing))
         let response = try await StreamWatch.$current.withValue(stream.watch) {
             try await client.send(outgoing.request)
         }
@@ -30,6 +31,22 @@ extension Executor {
         output.stream = stream.summary
         outputs.append(.response(output))
         return CommandResult(.succeeded, outputs)
+    }
+
+    /// How each event of a stream the request gets is checked as it arrives: against its
+    /// operation's `itemSchema` in the loaded description, unless validation is off.
+    private func itemCheck(_ outgoing: Outgoing) -> StreamReader.ItemCheck? {
+        guard validation(for: outgoing.origin) != .off, let scope = scope(forOrigin: outgoing.origin),
+            let operation = route(
+                method: outgoing.request.method.rawValue, path: outgoing.request.url.path, origin: outgoing.origin)?
+                .operation
+        else { return nil }
+        let description = scope.spec.description
+        return { status, contentType in
+            guard let schema = description.itemSchema(status: status.code, contentType: contentType, for: operation)
+            else { return nil }
+            return { item in description.validateItem(item, against: schema) }
+        }
     }
 
     /// The request's problems by the loaded description: warnings to show, or (with `validate

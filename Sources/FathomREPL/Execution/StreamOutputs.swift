@@ -1,5 +1,6 @@
 @_spi(Fathom) import FathomHTTP
 import FathomJSON
+import FathomOpenAPI
 import Foundation
 import Synchronization
 
@@ -19,6 +20,8 @@ struct StreamEventOutput: Sendable {
     var format: StreamFormat
     /// Since the response's first byte; `nil` when shown again later.
     var elapsed: Duration?
+    /// The event against the description's `itemSchema`, when it gives one: empty when it keeps it.
+    var violations: [SchemaViolation]?
 }
 
 /// How a streamed response ended and what it held, shown under it.
@@ -52,16 +55,19 @@ enum StreamDocument {
     /// `{event, data, id, retry}` with `data` as text; a line or record as its JSON value (or text).
     static func items(of response: NetworkResponse<Data>) -> [JSON]? {
         guard let (format, events) = events(of: response) else { return nil }
-        return events.map { event in
-            guard format == .serverSentEvents else { return (try? JSON(parsing: event.data)) ?? .string(event.data) }
-            var members = [
-                JSON.Member(key: "event", value: .string(event.type ?? "message")),
-                JSON.Member(key: "data", value: .string(event.data)),
-            ]
-            if let id = event.id { members.append(JSON.Member(key: "id", value: .string(id))) }
-            if let retry = event.retry { members.append(JSON.Member(key: "retry", value: .number(String(retry)))) }
-            return .object(members)
-        }
+        return events.map { item($0, format: format) }
+    }
+
+    /// One event as `itemSchema` describes it.
+    static func item(_ event: StreamEvent, format: StreamFormat) -> JSON {
+        guard format == .serverSentEvents else { return (try? JSON(parsing: event.data)) ?? .string(event.data) }
+        var members = [
+            JSON.Member(key: "event", value: .string(event.type ?? "message")),
+            JSON.Member(key: "data", value: .string(event.data)),
+        ]
+        if let id = event.id { members.append(JSON.Member(key: "id", value: .string(id))) }
+        if let retry = event.retry { members.append(JSON.Member(key: "retry", value: .number(String(retry)))) }
+        return .object(members)
     }
 
     /// One event as JSON.
@@ -100,11 +106,16 @@ final class LiveOutputs: Sendable {
 /// or any chunked body with `stream on`), shows the head and each event as they arrive (when
 /// the loop listens), and ends the stream at `stream limit` events.
 final class StreamReader: Sendable {
+    /// The check of each event against the description, for a response with this status and
+    /// content type; `nil` when the description gives no `itemSchema` for it.
+    typealias ItemCheck = @Sendable (HTTPStatus, String?) -> (@Sendable (JSON) -> [SchemaViolation])?
+
     private struct State {
         var format: StreamFormat?
         var parser: StreamParser?
         var events = 0
         var firstByte: ContinuousClock.Instant?
+        var check: (@Sendable (JSON) -> [SchemaViolation])?
     }
 
     private final class Shared: Sendable {
@@ -115,7 +126,7 @@ final class StreamReader: Sendable {
     let watch: StreamWatch
     private let live: LiveOutputs
 
-    init(all: Bool, limit: Int?, showHeaders: Bool, live: LiveOutputs) {
+    init(all: Bool, limit: Int?, showHeaders: Bool, live: LiveOutputs, itemCheck: ItemCheck? = nil) {
         let shared = self.shared
         self.live = live
         watch = StreamWatch(
@@ -125,10 +136,12 @@ final class StreamReader: Sendable {
                     format = .chunks
                 }
                 guard let format else { return false }
+                let check = itemCheck?(status, headers[.contentType])
                 shared.state.withLock { state in
                     state.format = format
                     state.parser = StreamParser(format: format)
                     state.firstByte = .now
+                    state.check = check
                 }
                 live.send(
                     .streamHead(StreamHead(status: status, headers: headers, format: format, showHeaders: showHeaders)))
@@ -145,11 +158,17 @@ final class StreamReader: Sendable {
                     state.events += events.count
                     return (events, state.format ?? .chunks, first, limit.map { state.events < $0 } ?? true)
                 }
-                let elapsed = shared.state.withLock { $0.firstByte.map { ContinuousClock.now - $0 } }
+                let (elapsed, check) = shared.state.withLock {
+                    ($0.firstByte.map { ContinuousClock.now - $0 }, $0.check)
+                }
                 for (offset, event) in events.enumerated() {
+                    // Each event checked as it arrives, against the description's `itemSchema`.
+                    let violations = check?(StreamDocument.item(event, format: format))
                     live.send(
                         .streamEvent(
-                            StreamEventOutput(index: first + offset, event: event, format: format, elapsed: elapsed)))
+                            StreamEventOutput(
+                                index: first + offset, event: event, format: format, elapsed: elapsed,
+                                violations: violations)))
                 }
                 return goOn
             })

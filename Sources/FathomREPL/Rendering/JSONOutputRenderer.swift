@@ -63,6 +63,9 @@ struct JSONOutputRenderer: Sendable {
             if let elapsed = output.elapsed {
                 members.append(JSON.Member(key: "ms", value: .number(Self.milliseconds(elapsed))))
             }
+            if let violations = output.violations {
+                members.append(JSON.Member(key: "schema", value: Self.schema(violations)))
+            }
             return .object(members)
         case .batch(let summary):
             guard case .object(let members) = summary.json else { return summary.json }
@@ -221,18 +224,28 @@ struct JSONOutputRenderer: Sendable {
     static func schema(_ check: SchemaCheck) -> JSON {
         var members: [JSON.Member] = []
         if let operation = check.operation { members.append(JSON.Member(key: "operation", value: .string(operation))) }
-        members.append(JSON.Member(key: "valid", value: .bool(check.passed)))
+        return .object(members + schemaMembers(passed: check.passed, check.violations))
+    }
+
+    /// One item of a stream against its `itemSchema`: valid when it broke nothing.
+    static func schema(_ violations: [SchemaViolation]) -> JSON {
+        .object(schemaMembers(passed: violations.isEmpty, violations))
+    }
+
+    private static func schemaMembers(passed: Bool, _ violations: [SchemaViolation]) -> [JSON.Member] {
+        var members: [JSON.Member] = []
+        members.append(JSON.Member(key: "valid", value: .bool(passed)))
         members.append(
             JSON.Member(
                 key: "violations",
                 value: .array(
-                    check.violations.map {
+                    violations.map {
                         .object([
                             JSON.Member(key: "path", value: .string($0.path)),
                             JSON.Member(key: "message", value: .string($0.message)),
                         ])
                     })))
-        return .object(members)
+        return members
     }
 
     private func request(_ request: PreparedRequest) -> [JSON.Member] {

@@ -34,6 +34,19 @@ struct StreamRenderer {
     }
 
     func event(_ output: StreamEventOutput) -> String {
+        // The mark of the description's `itemSchema`, checked as the event arrived, on the
+        // event's first line; what it broke under it.
+        let mark = output.violations.map { violations in
+            violations.isEmpty ? palette.green("schema ✓") : palette.red("schema ✗ \(violations.count)")
+        }
+        var text = layout(output, mark: mark)
+        for violation in output.violations ?? [] {
+            text += "\n" + palette.red("  ✗ \(violation.path)") + ": \(violation.message)"
+        }
+        return text
+    }
+
+    private func layout(_ output: StreamEventOutput, mark: String?) -> String {
         let event = output.event
         let time = output.elapsed.map { "+" + $0.shortDescription }
         let json = try? JSON(parsing: event.data)
@@ -43,6 +56,7 @@ struct StreamRenderer {
             if let id = event.id { label.append("id \(TerminalText.visible(id))") }
             if let retry = event.retry { label.append("retry \(retry)") }
             if let time { label.append(time) }
+            if let mark { label.append(mark) }
             let data: String
             if let json {
                 data = TerminalText.adopting(String(json.formatted(palette.json).dropLast(1)))
@@ -60,6 +74,7 @@ struct StreamRenderer {
                 }
                 ?? TerminalText.visible(event.data)
             return palette.dim("\(output.index)" + (time.map { " · " + $0 } ?? "")) + "  " + data
+                + (mark.map { palette.dim(" · ") + $0 } ?? "")
         }
     }
 
