@@ -15,13 +15,13 @@ extension APIDescription {
     ///   - body: The response's body.
     ///   - operation: The operation the request went to.
     ///   - items: A streamed body's events, lines or records, checked each against the media
-    ///     type's `itemSchema` (OpenAPI 3.2) when it has one.
+    ///     type's `itemSchema` (OpenAPI 3.2) when it has one; asked for only then.
     ///   - parse: Parses a JSON body; a caller that keeps parsed bodies passes its own, so the body
     ///     is parsed once however many times it is read.
     /// - Returns: Every violation; empty when the response keeps the contract.
     public func validateResponse(
         status: Int, contentType: String?, body: Data, for operation: APIOperation,
-        items: [JSON]? = nil, parse: (Data) -> JSON? = { try? JSON(parsing: $0) }
+        items: () -> [JSON]? = { nil }, parse: (Data) -> JSON? = { try? JSON(parsing: $0) }
     ) -> [SchemaViolation] {
         guard let response = operation.response(for: status) else {
             let declared = operation.responses.map(\.status).joined(separator: ", ")
@@ -42,7 +42,8 @@ extension APIDescription {
                         "content type \(contentType ?? "(none)") is not declared for \(status) (declared: \(declared))")
             ]
         }
-        if let itemSchema = mediaType.itemSchema, let items {
+        // The items are read only when the media type has a schema for them.
+        if let itemSchema = mediaType.itemSchema, let items = items() {
             return validateItems(items, against: itemSchema)
         }
         guard let schema = mediaType.schema else { return [] }

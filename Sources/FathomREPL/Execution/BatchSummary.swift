@@ -133,8 +133,7 @@ struct BatchSummary: Sendable {
 
     /// Requests per second that completed.
     var rate: Double {
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        return seconds > 0 ? Double(completed) / seconds : 0
+        elapsed.seconds > 0 ? Double(completed) / elapsed.seconds : 0
     }
 
     var errorCount: Int { errors.reduce(0) { $0 + $1.count } }
@@ -158,11 +157,7 @@ extension BatchSummary {
     var json: JSON {
         func member(_ key: String, _ value: JSON) -> JSON.Member { JSON.Member(key: key, value: value) }
         func integer(_ value: Int) -> JSON { .number(String(value)) }
-        func milliseconds(_ duration: Duration) -> JSON {
-            let (seconds, attoseconds) = duration.components
-            let microseconds = seconds * 1_000_000 + attoseconds / 1_000_000_000_000
-            return .number(Self.decimal(Double(microseconds) / 1000))
-        }
+        func milliseconds(_ duration: Duration) -> JSON { .number(JSONOutputRenderer.milliseconds(duration)) }
         func latencies(_ values: Latencies?) -> JSON {
             guard let values else { return .null }
             return .object(values.named.map { member($0.name, milliseconds($0.value)) })

@@ -28,7 +28,7 @@ extension Executor {
         if outgoing.api == nil, let notice = noticeOtherOrigin(outgoing.origin) { outputs.append(.event(notice)) }
         var output = responseOutput(ResponseHistory.Entry(number: number, response: response))
         output.target = outgoing.target
-        output.stream = stream.summary
+        output.stream = stream.finish()
         outputs.append(.response(output))
         return CommandResult(.succeeded, outputs)
     }

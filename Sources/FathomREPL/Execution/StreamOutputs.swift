@@ -51,33 +51,22 @@ enum StreamDocument {
         return .array(events.map { json($0, format: format) })
     }
 
-    /// The events as OpenAPI 3.2's `itemSchema` describes them: a server-sent event as
-    /// `{event, data, id, retry}` with `data` as text; a line or record as its JSON value (or text).
+    /// The events as OpenAPI 3.2's `itemSchema` describes them: a server-sent event's `data`
+    /// as text.
     static func items(of response: NetworkResponse<Data>) -> [JSON]? {
         guard let (format, events) = events(of: response) else { return nil }
-        return events.map { item($0, format: format) }
+        return events.map { json($0, format: format, dataAsText: true) }
     }
 
-    /// One event as `itemSchema` describes it.
-    static func item(_ event: StreamEvent, format: StreamFormat) -> JSON {
-        guard format == .serverSentEvents else { return (try? JSON(parsing: event.data)) ?? .string(event.data) }
-        var members = [
-            JSON.Member(key: "event", value: .string(event.type ?? "message")),
-            JSON.Member(key: "data", value: .string(event.data)),
-        ]
-        if let id = event.id { members.append(JSON.Member(key: "id", value: .string(id))) }
-        if let retry = event.retry { members.append(JSON.Member(key: "retry", value: .number(String(retry)))) }
-        return .object(members)
-    }
-
-    /// One event as JSON.
-    static func json(_ event: StreamEvent, format: StreamFormat) -> JSON {
-        let data = (try? JSON(parsing: event.data)) ?? .string(event.data)
-        guard format == .serverSentEvents else { return data }
+    /// One event as JSON; with `dataAsText`, a server-sent event's `data` stays text, as
+    /// `itemSchema` describes it (a line or record is its value either way).
+    static func json(_ event: StreamEvent, format: StreamFormat, dataAsText: Bool = false) -> JSON {
+        let parsed = (try? JSON(parsing: event.data)) ?? .string(event.data)
+        guard format == .serverSentEvents else { return parsed }
         var members = [JSON.Member(key: "event", value: .string(event.type ?? "message"))]
         if let id = event.id { members.append(JSON.Member(key: "id", value: .string(id))) }
         if let retry = event.retry { members.append(JSON.Member(key: "retry", value: .number(String(retry)))) }
-        members.append(JSON.Member(key: "data", value: data))
+        members.append(JSON.Member(key: "data", value: dataAsText ? .string(event.data) : parsed))
         return .object(members)
     }
 }
@@ -158,36 +147,35 @@ final class StreamReader: Sendable {
                     state.events += events.count
                     return (events, state.format ?? .chunks, first, limit.map { state.events < $0 } ?? true)
                 }
-                let (elapsed, check) = shared.state.withLock {
-                    ($0.firstByte.map { ContinuousClock.now - $0 }, $0.check)
-                }
-                for (offset, event) in events.enumerated() {
-                    // Each event checked as it arrives, against the description's `itemSchema`.
-                    let violations = check?(StreamDocument.item(event, format: format))
-                    live.send(
-                        .streamEvent(
-                            StreamEventOutput(
-                                index: first + offset, event: event, format: format, elapsed: elapsed,
-                                violations: violations)))
-                }
+                Self.emit(events, from: first, format: format, shared: shared, live: live)
                 return goOn
             })
     }
 
-    /// What the stream came to, once the send returned; `nil` when the response was no stream.
-    var summary: StreamSummary? {
+    /// Shows `events` (numbered from `first`) as they arrived, each checked against the
+    /// description's `itemSchema` when it gives one.
+    private static func emit(
+        _ events: [StreamEvent], from first: Int, format: StreamFormat, shared: Shared, live: LiveOutputs
+    ) {
+        let (elapsed, check) = shared.state.withLock { ($0.firstByte.map { ContinuousClock.now - $0 }, $0.check) }
+        for (offset, event) in events.enumerated() {
+            let violations = check?(StreamDocument.json(event, format: format, dataAsText: true))
+            live.send(
+                .streamEvent(
+                    StreamEventOutput(
+                        index: first + offset, event: event, format: format, elapsed: elapsed, violations: violations)))
+        }
+    }
+
+    /// Ends the reading once the send returned: a last line without its line break is an
+    /// event now, and is shown. What the stream came to; `nil` when the response was no stream.
+    func finish() -> StreamSummary? {
         let (format, events, parser) = shared.state.withLock { ($0.format, $0.events, $0.parser) }
         guard let format else { return nil }
-        // A last line without its line break is an event once the stream is over.
         var finishing = parser
         var total = events
         if watch.ending == .complete, let last = finishing?.finish(), !last.isEmpty {
-            let elapsed = shared.state.withLock { $0.firstByte.map { ContinuousClock.now - $0 } }
-            for (offset, event) in last.enumerated() {
-                live.send(
-                    .streamEvent(
-                        StreamEventOutput(index: total + offset + 1, event: event, format: format, elapsed: elapsed)))
-            }
+            Self.emit(last, from: total + 1, format: format, shared: shared, live: live)
             total += last.count
         }
         return StreamSummary(

@@ -53,13 +53,13 @@ struct JSONOutputRenderer: Sendable {
                 member("type", "stream_event"), JSON.Member(key: "index", value: .number(String(output.index))),
                 member("format", output.format.rawValue),
             ]
-            if let type = output.event.type { members.append(member("event", type)) }
-            if let id = output.event.id { members.append(member("id", id)) }
-            if let retry = output.event.retry {
-                members.append(JSON.Member(key: "retry", value: .number(String(retry))))
+            // A server-sent event's own fields, or a line's value as its data.
+            let event = StreamDocument.json(output.event, format: output.format)
+            if output.format == .serverSentEvents, case .object(let fields) = event {
+                members += fields
+            } else {
+                members.append(JSON.Member(key: "data", value: event))
             }
-            let data = (try? JSON(parsing: output.event.data)) ?? .string(output.event.data)
-            members.append(JSON.Member(key: "data", value: data))
             if let elapsed = output.elapsed {
                 members.append(JSON.Member(key: "ms", value: .number(Self.milliseconds(elapsed))))
             }

@@ -49,7 +49,7 @@ final class SlowLineNotice: Sendable {
     /// `1,204/10,000 · 5,230/s · 3 errors · 2.1s`.
     static func describe(_ counts: LineProgress.Counts) -> String {
         let elapsed = ContinuousClock.now - counts.start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed.seconds
         var parts = [Count.grouped(counts.done) + (counts.total.map { "/" + Count.grouped($0) } ?? "")]
         if seconds > 0 { parts.append(Count.grouped(Int(Double(counts.done) / seconds)) + "/s") }
         if counts.errors > 0 { parts.append("\(Count.grouped(counts.errors)) error\(counts.errors == 1 ? "" : "s")") }
