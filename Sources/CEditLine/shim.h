@@ -11,6 +11,7 @@
 
 typedef char *(*fathom_el_prompt_fn)(EditLine *);
 typedef unsigned char (*fathom_el_command_fn)(EditLine *, int);
+typedef int (*fathom_el_getc_fn)(EditLine *, wchar_t *);
 
 static inline FILE *fathom_stdin(void) { return stdin; }
 static inline FILE *fathom_stdout(void) { return stdout; }
@@ -37,6 +38,10 @@ static inline int fathom_el_addfn(EditLine *el, const char *name, const char *he
 static inline int fathom_el_bind(EditLine *el, const char *key, const char *function) {
     return el_set(el, EL_BIND, key, function, NULL);
 }
+/// Reads characters through `fn`, which may print above the line before it returns one.
+static inline int fathom_el_set_getcfn(EditLine *el, fathom_el_getc_fn fn) { return el_set(el, EL_GETCFN, fn); }
+/// Redraws the prompt and the line being edited (after something was printed over them).
+static inline int fathom_el_refresh(EditLine *el) { return el_set(el, EL_REFRESH); }
 /// Turns ISIG off while editing, so Ctrl-C reaches a bound function instead of raising SIGINT.
 static inline int fathom_el_disable_isig(EditLine *el) { return el_set(el, EL_SETTY, "-d", "-isig", NULL); }
 

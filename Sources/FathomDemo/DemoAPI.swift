@@ -28,12 +28,20 @@ public enum DemoAPI {
     ) async throws
         -> LoopbackServer
     {
-        try await LoopbackServer.start(router: makeRouter(accessLog: accessLog), port: port)
+        let store = DemoStore()
+        return try await LoopbackServer.start(
+            router: makeRouter(accessLog: accessLog, store: store), port: port,
+            server: DemoWebSocket.server(store: store))
     }
 
     /// A router with every demo route, fresh data and fresh credentials.
+    ///
+    /// Its WebSocket, `/ws`, is served beside the router (``DemoWebSocket``), by ``start(port:accessLog:)``.
     public static func makeRouter(accessLog: (@Sendable (String) -> Void)? = nil) -> Router<BasicRequestContext> {
-        let store = DemoStore()
+        makeRouter(accessLog: accessLog, store: DemoStore())
+    }
+
+    static func makeRouter(accessLog: (@Sendable (String) -> Void)?, store: DemoStore) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
         // Before any route: middleware applies to the routes added after it.
         if let accessLog { router.add(middleware: AccessLogMiddleware(log: accessLog)) }
@@ -46,6 +54,7 @@ public enum DemoAPI {
                 "oauth": "POST /oauth/token (client credentials)",
                 "echo": "/echo", "slow": "/slow?ms=500", "status": "/status/418", "redirect": "/redirect/3",
                 "large": "/large?mb=1", "gzip": "/gzip", "problem": "/users/9999", "openapi": "/openapi.json",
+                "events": "/events?count=5", "stream": "/stream?count=5", "websocket": "ws /ws?ticks=3",
             ])
         }
         router.get("/openapi.json") { _, _ in
@@ -123,8 +132,10 @@ public enum DemoAPI {
         }
     }
 
-    static func bearerToken(_ request: Request) -> String? {
-        guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else {
+    static func bearerToken(_ request: Request) -> String? { bearerToken(request.headers) }
+
+    static func bearerToken(_ headers: HTTPFields) -> String? {
+        guard let header = headers[.authorization], header.lowercased().hasPrefix("bearer ") else {
             return nil
         }
         return String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
@@ -429,6 +440,13 @@ public enum DemoAPI {
                     }
                     try await writer.finish(nil)
                 })
+        }
+
+        // Without an upgrade, `/ws` says how to get one.
+        router.get("/ws") { _, _ in
+            DemoResponse.problem(
+                426, title: "Upgrade Required", detail: "/ws is a WebSocket: open it with `ws /ws` (Upgrade: websocket)"
+            )
         }
 
         router.get("/status/:code") { _, context -> Response in

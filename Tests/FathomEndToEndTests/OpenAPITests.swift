@@ -95,12 +95,14 @@ import Testing
                 expect schema
                 post /upload data=streamed
                 expect schema
+                ws /ws
+                close
                 spec coverage
                 spec
                 """)
         #expect(run.status == 0, "\(run.stdout.suffix(3000))\(run.stderr)")
         #expect(!run.stdout.contains("schema ✗"))
-        #expect(run.stdout.contains("31 of 31 operations called"))
+        #expect(run.stdout.contains("32 of 32 operations called"))
         #expect(run.stdout.contains("The demo's OpenAPI description is loaded"))
         #expect(run.stdout.contains("Fathom demo API 1.0.0 (OpenAPI 3.1.0, "))
     }
@@ -160,7 +162,7 @@ import Testing
         #expect(replay.stdout.contains("the response breaks the schema of GET /users/{id} (2 violations):"))
         #expect(!replay.stdout.contains("expect schema — expected"), "said once")
         #expect(replay.stdout.contains("✗ GET /users/1  200 OK") && replay.stdout.contains("schema ✗ 2"))
-        #expect(replay.stdout.contains("✓ GET /users/{id}") && replay.stdout.contains("2 of 31 operations called"))
+        #expect(replay.stdout.contains("✓ GET /users/{id}") && replay.stdout.contains("2 of 32 operations called"))
         let junit = try String(contentsOfFile: directory + "/junit.xml", encoding: .utf8)
         #expect(junit.contains("$.email: expected integer, got string"))
         #expect(

@@ -39,7 +39,7 @@ import Testing
         let run = try FathomBinary.run(["--spec", spec, server.baseURL + "/echo/a\"b"], script: "get\nspec\n")
         #expect(run.status == 0, "\(run.stderr)")
         #expect(server.takeRequests() == ["GET /echo/a%22b/"])
-        #expect(run.stdout.contains("dir with \"quotes\"/api.json): 31 operations"))
+        #expect(run.stdout.contains("dir with \"quotes\"/api.json): 32 operations"))
     }
 
     /// A slow request in a script prints its response and nothing about Ctrl-C.

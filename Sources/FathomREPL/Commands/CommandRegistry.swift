@@ -7,6 +7,7 @@ enum CommandRegistry {
         BaseCommand.self, PathCommand.self, CdCommand.self, MethodCommand.self, QueryCommand.self,
         HeaderCommand.self, BodyCommand.self, SendCommand.self, ShowCommand.self, ResetCommand.self,
         OneLinerCommand.self, CurlCommand.self, ImportCommand.self, ExportCommand.self,
+        WsCommand.self, PingCommand.self, CloseCommand.self,
         // Session
         ApiCommand.self, DefaultCommand.self, AuthCommand.self, SetCommand.self, UnsetCommand.self, VarsCommand.self,
         SecretCommand.self, RevealCommand.self, EnvCommand.self,

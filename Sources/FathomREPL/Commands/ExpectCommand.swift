@@ -8,7 +8,7 @@ struct ExpectCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "expect",
         synopsis:
-            "expect status 200|2xx | EXPR ==|!=|<|<=|>|>=|~|contains|startsWith|endsWith VALUE | EXPR exists|absent | header NAME ~ RE | time < 500ms | body ~ RE | schema | events >= 3 | event EXPR OP VALUE | batch p99 < 200ms",
+            "expect status 200|2xx | EXPR ==|!=|<|<=|>|>=|~|contains|startsWith|endsWith VALUE | EXPR exists|absent | header NAME ~ RE | time < 500ms | body ~ RE | schema | events >= 3 | event EXPR OP VALUE | message [EXPR OP VALUE] | batch p99 < 200ms",
         summary: "check the last response; a failure says expected and actual, and the session goes on",
         details: """
             VALUE is JSON when it parses as JSON (42, "Ada", [1,2], null), else text. `~` matches a \
@@ -20,9 +20,12 @@ struct ExpectCommand: SingleCommand {
             them; `expect event $.data.type == "done"` holds when some event matches. After a batch (`send --repeat`), `expect batch` \
             checks its summary: a latency (min p50 p90 p99 p99.9 max mean, ttfb.p50 ttfb.p99) against a \
             duration, count sent errors classes against a number, rate against 500/s, `status 2xx` \
-            against a share (100%) or a count. `fathom replay` counts failed expectations.
+            against a share (100%) or a count. On a WebSocket (`ws`), `expect message $.type == "echo"` \
+            waits for a message that matches (its JSON, or its text as a string), up to the `timeout` (10 s \
+            without one), from the one after the last matched on; `expect message` waits for any. \
+            `fathom replay` counts failed expectations.
             """,
-        completion: .words(["status", "header", "time", "body", "schema", "events", "event", "batch"]),
+        completion: .words(["status", "header", "time", "body", "schema", "events", "event", "message", "batch"]),
         group: .responses)
 
     var expectation: Expectation
@@ -34,8 +37,11 @@ struct ExpectCommand: SingleCommand {
     var logKind: SessionLog.Kind? { .followUp }
 
     var line: String {
-        var writer = LineWriter(expectation.anyEvent ? "expect event" : "expect")
+        var writer = LineWriter(expectation.each.map { "expect " + $0.rawValue } ?? "expect")
         let expectation = self.expectation
+        if expectation.each == .message, expectation.subject == .value("$"), expectation.op == .exists {
+            return "expect message"
+        }
         switch expectation.subject {
         case .schema: return "expect schema"
         case .status: writer.raw("status")
@@ -68,6 +74,7 @@ struct ExpectCommand: SingleCommand {
     }
 
     func run(in executor: isolated Executor) async throws -> CommandResult {
+        if expectation.each == .message { return try await executor.expectMessage(expectation) }
         try executor.checkLastRequestAnswered()
         if case .batch(let metric) = expectation.subject {
             guard let batch = executor.session.responses.batch(nil) else {
@@ -81,7 +88,7 @@ struct ExpectCommand: SingleCommand {
                 result.passed ? .succeeded : .checkFailed, [.expectation(ExpectationOutput(line: "", result: result))])
         }
         let entry = try executor.session.responses.entry(nil)
-        if expectation.anyEvent { return try Self.anyEvent(expectation, entry, in: executor) }
+        if expectation.each == .event { return try Self.anyEvent(expectation, entry, in: executor) }
         if expectation.subject == .schema {
             let result = try Self.schema(entry, in: executor)
             return CommandResult(
@@ -106,11 +113,10 @@ struct ExpectCommand: SingleCommand {
                 hint: "`expect event` reads each event of text/event-stream, NDJSON or JSON sequences")
         }
         let operand = try expectation.operand.map { try executor.session.variables.expand($0) }
-        var plain = expectation
-        plain.anyEvent = false
+        guard case .value(let written) = expectation.subject else { throw CommandError("expect event takes EXPR") }
         var last: ExpectationResult?
         for event in events {
-            let result = try ExpectationEvaluator.evaluate(plain, operand: operand, response: entry.response) {
+            let result = try ExpectationEvaluator.evaluateValue(written, expectation.op, operand: operand) {
                 try JSONPath(try executor.session.variables.expand($0)).query(event).map(\.value)
             }
             if result.passed {
@@ -147,14 +153,20 @@ struct ExpectCommand: SingleCommand {
         }
         switch (first.text.lowercased(), first.quoted) {
         case ("batch", false): return try batch(&a)
-        case ("event", false):
-            var inner = try expect(&a)
-            guard case .value = inner.subject, !inner.anyEvent else {
-                throw CommandError(
-                    "`expect event` takes a JSONPath read in each event", column: first.column,
-                    hint: "e.g. expect event $.data.type == \"done\"")
+        case ("event", false), ("message", false):
+            let each: Expectation.Each = first.text.lowercased() == "event" ? .event : .message
+            if each == .message, a.isEmpty {
+                // The next message, whatever it holds.
+                return Expectation(subject: .value("$"), op: .exists, operand: nil, each: .message)
             }
-            inner.anyEvent = true
+            var inner = try expect(&a)
+            guard case .value = inner.subject, inner.each == nil else {
+                throw CommandError(
+                    "`expect \(each.rawValue)` takes a JSONPath read in each \(each.rawValue)", column: first.column,
+                    hint: each == .event
+                        ? "e.g. expect event $.data.type == \"done\"" : "e.g. expect message $.type == \"echo\"")
+            }
+            inner.each = each
             return inner
         case ("events", false): subject = .events
         case ("status", false): subject = .status

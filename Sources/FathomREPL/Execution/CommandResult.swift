@@ -24,11 +24,13 @@ struct CommandResult: Sendable {
         return nil
     }
 
-    /// Whether the line's request got an answer: a response, or a batch (whatever its requests got).
+    /// Whether the line's request got an answer: a response, a batch (whatever its requests
+    /// got), or a WebSocket that opened.
     var answered: Bool {
         outputs.contains {
             switch $0 {
             case .response, .batch: true
+            case .webSocket(let output): if case .opened = output.kind { true } else { false }
             default: false
             }
         }

@@ -342,11 +342,16 @@ extension Executor {
     /// Notes a response against the coverage of the operation called (the first URL, when
     /// redirects were followed: the schema check reads the last, whose body it is).
     func recordCoverage(_ response: NetworkResponse<Data>) {
-        let url = response.redirects.first ?? response.request.url
+        recordCoverage(
+            method: response.request.method, url: response.redirects.first ?? response.request.url,
+            status: response.status.code)
+    }
+
+    /// Counts a call of the operation `method` `url` routes to (a WebSocket's upgrade: 101).
+    func recordCoverage(method: HTTPMethod, url: RequestURL, status: Int) {
         guard let index = specIndex(forOrigin: url.origin),
-            let operation = route(method: response.request.method.rawValue, path: url.path, origin: url.origin)?
-                .operation
+            let operation = route(method: method.rawValue, path: url.path, origin: url.origin)?.operation
         else { return }
-        session.apis[index].spec?.coverage[operation.title, default: []].insert(response.status.code)
+        session.apis[index].spec?.coverage[operation.title, default: []].insert(status)
     }
 }

@@ -70,6 +70,11 @@ public actor Executor {
     nonisolated let progress = LineProgress()
     /// Where a stream's head and events go as they arrive, when the loop listens.
     nonisolated let live = LiveOutputs()
+    /// Where what arrives between lines goes (a WebSocket's messages), when the loop listens:
+    /// at the prompt, printed above the line being edited.
+    nonisolated let background = LiveOutputs()
+    /// The WebSocket open now (`ws`): outside the session, which a failed line puts back.
+    var webSocket: OpenWebSocket?
     /// What the prompt and completion read, from the line editor's thread.
     nonisolated let snapshot = SessionSnapshot()
     var clients = ClientCache()

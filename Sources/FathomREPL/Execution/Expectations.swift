@@ -58,9 +58,17 @@ struct Expectation: Equatable, Sendable {
     var op: Operator
     /// As written (variables not yet expanded); `nil` for `exists` and `absent`.
     var operand: String?
-    /// `expect event EXPR …`: the JSONPath is read in each event of a streamed response, and
-    /// the expectation holds when it holds for some event.
-    var anyEvent = false
+    /// What a JSONPath is read in, when not the response's body.
+    enum Each: String, Sendable {
+        /// `expect event EXPR …`: each event of a streamed response; holds when it holds for one.
+        case event
+        /// `expect message EXPR …`: each WebSocket message from the last one matched on, waiting
+        /// for new ones up to the timeout; holds at the first that matches.
+        case message
+    }
+
+    /// Where the JSONPath is read, when not in the response's body.
+    var each: Each?
 }
 
 /// A status code (`200`) or a class of them (`2xx`).
@@ -154,27 +162,34 @@ enum ExpectationEvaluator {
                 passed: compare(events.count, op, limit), expected: describe(op, operand ?? ""),
                 actual: "\(events.count) event\(events.count == 1 ? "" : "s")")
         case .value(let written):
-            let (expression, counted) = Expectation.counting(written)
-            let values = try values(expression)
-            var actual: JSON? =
-                switch values.count {
-                case 0: nil
-                case 1: values[0]
-                default: .array(values)
-                }
-            if counted {
-                // `.length()`: the size of the one value selected, or how many were selected.
-                let count =
-                    switch (values.count, values.first) {
-                    case (1, .array(let elements)?): elements.count
-                    case (1, .object(let members)?): members.count
-                    case (1, .string(let text)?): text.count
-                    default: values.count
-                    }
-                actual = .number(String(count))
-            }
-            return value(actual, op, operand, expression: written)
+            return try evaluateValue(written, op, operand: operand, values: values)
         }
+    }
+
+    /// `EXPR OP VALUE` on the values a JSONPath selects: in a response's body, an event, a message.
+    static func evaluateValue(
+        _ written: String, _ op: Expectation.Operator, operand: String?, values: (String) throws -> [JSON]
+    ) throws -> ExpectationResult {
+        let (expression, counted) = Expectation.counting(written)
+        let values = try values(expression)
+        var actual: JSON? =
+            switch values.count {
+            case 0: nil
+            case 1: values[0]
+            default: .array(values)
+            }
+        if counted {
+            // `.length()`: the size of the one value selected, or how many were selected.
+            let count =
+                switch (values.count, values.first) {
+                case (1, .array(let elements)?): elements.count
+                case (1, .object(let members)?): members.count
+                case (1, .string(let text)?): text.count
+                default: values.count
+                }
+            actual = .number(String(count))
+        }
+        return value(actual, op, operand, expression: written)
     }
 
     /// The body of response #`number` as JSON, or an error saying what it is instead.

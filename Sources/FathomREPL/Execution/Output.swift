@@ -17,6 +17,8 @@ enum Output: Sendable {
     case streamHead(StreamHead)
     /// One event of a stream, as it arrives.
     case streamEvent(StreamEventOutput)
+    /// A WebSocket opened, a message each way, a ping, the end.
+    case webSocket(WebSocketOutput)
     /// The draft as it would be sent (`show request`).
     case request(RequestPreview)
     /// A list of named values: variables, headers, environments, cookies, responses…

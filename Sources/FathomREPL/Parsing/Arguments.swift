@@ -61,6 +61,12 @@ struct Arguments {
         }
     }
 
+    /// The rest of the line as written, blanks around it taken off.
+    mutating func rest() -> String {
+        defer { raw = raw[raw.endIndex...] }
+        return raw.trimmingBlanks
+    }
+
     /// `= VALUE` (or just `VALUE`): the value as written, one pair of surrounding quotes removed.
     mutating func afterEquals() throws(CommandError) -> String {
         var text = raw

@@ -67,6 +67,7 @@ struct JSONOutputRenderer: Sendable {
                 members.append(JSON.Member(key: "schema", value: Self.schema(violations)))
             }
             return .object(members)
+        case .webSocket(let output): return webSocket(output)
         case .batch(let summary):
             guard case .object(let members) = summary.json else { return summary.json }
             return .object([member("type", "batch")] + members)
@@ -503,6 +504,52 @@ struct JSONOutputRenderer: Sendable {
             let line = Int(location[location.index(after: colon)...])
         else { return location.map { [member("location", $0)] } ?? [] }
         return [member("file", String(location[..<colon])), JSON.Member(key: "line", value: .number(String(line)))]
+    }
+
+    /// `{"type":"websocket","event":"message","n":1,"ms":2.1,"data":{…}}`: a text message as its
+    /// JSON (or its text), a binary one in base64 (`"encoding":"base64"`).
+    private func webSocket(_ output: WebSocketOutput) -> JSON {
+        var members = [member("type", "websocket")]
+        func message(_ message: WebSocketMessage) {
+            switch message {
+            case .text: members.append(JSON.Member(key: "data", value: WebSocketOutput.document(of: message)))
+            case .binary(let data):
+                members.append(member("data", data.base64EncodedString()))
+                members.append(member("encoding", "base64"))
+            }
+        }
+        switch output.kind {
+        case .opened(let url):
+            members += [member("event", "open"), member("url", url)]
+        case .received(let received, let number, let at):
+            members += [
+                member("event", "message"), JSON.Member(key: "n", value: .number(String(number))),
+                JSON.Member(key: "ms", value: .number(Self.milliseconds(at))),
+            ]
+            message(received)
+        case .sent(let sent):
+            members.append(member("event", "sent"))
+            message(sent)
+        case .ping:
+            members.append(member("event", "ping"))
+        case .closed(let close, let url, let received):
+            let initiator =
+                switch close.initiator {
+                case .client: "client"
+                case .server: "server"
+                case .dropped: "dropped"
+                }
+            members += [member("event", "close"), member("url", url), member("by", initiator)]
+            if let code = close.code { members.append(JSON.Member(key: "code", value: .number(String(code)))) }
+            if let reason = close.reason { members.append(member("reason", reason)) }
+            if let answer = close.answer { members.append(JSON.Member(key: "answer", value: .number(String(answer)))) }
+            if let error = close.error { members.append(member("error", error)) }
+            if let bytes = close.unfinishedBytes {
+                members.append(JSON.Member(key: "unfinished_bytes", value: .number(String(bytes))))
+            }
+            members.append(JSON.Member(key: "received", value: .number(String(received))))
+        }
+        return .object(members)
     }
 
     private func member(_ key: String, _ value: String) -> JSON.Member { JSON.Member(key: key, value: .string(value)) }

@@ -25,6 +25,9 @@ struct OutputRenderer: Sendable {
             return RenderedOutput(text: TerminalText.finish(TerminalText.visible(value) + "\n"))
         case .failure(let failure):
             return RenderedOutput(text: masked(palette.red(errors.line(failure))), stream: .standardError)
+        case .webSocket(let output):
+            let (text, error) = WebSocketRenderer(palette: palette).render(output)
+            return RenderedOutput(text: masked(text), stream: error ? .standardError : .standardOutput)
         case .expectation(let expectation) where !expectation.result.passed:
             let result = expectation.result
             let line =
@@ -75,7 +78,7 @@ struct OutputRenderer: Sendable {
         case .event(let event): return (self.event(event), false)
         case .help(let spec): return help(spec)
         case .operation(let detail): return (operation(detail), true)
-        case .revealed, .failure: return ("", false)
+        case .revealed, .failure, .webSocket: return ("", false)
         }
     }
 

@@ -4,6 +4,10 @@ struct PromptRenderer: Sendable {
     let palette: Palette
 
     func prompt(_ values: SessionSnapshot.Values) -> String {
+        if let webSocket = values.webSocket {
+            // On a WebSocket: its sub-prompt, `ws 127.0.0.1:8080/ws> `.
+            return palette.bold("ws") + " " + palette.cyan(SessionSnapshot.hostPart(webSocket)) + "> "
+        }
         var text = palette.bold(values.method) + " " + palette.cyan(values.location)
         let badge = Self.badge(values.carries)
         if !badge.isEmpty { text += " " + palette.dim("[\(badge)]") }

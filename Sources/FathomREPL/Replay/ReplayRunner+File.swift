@@ -124,6 +124,8 @@ struct FileRun {
             append(setup)
         }
         if options.record { writeRecording() }
+        // A WebSocket the file left open closes with it.
+        await executor.endWebSocket()
         // What the structure check of a description this file loaded found: said before the summary.
         await executor.finishStructureChecks()
         for notice in await executor.takeNotices() {
@@ -184,6 +186,9 @@ struct FileRun {
             current?.sent = "\(batch.method) \(batch.shownPath) × \(batch.completed)"
             current?.status = batch.statuses.max { $0.count < $1.count }.map { HTTPStatus(code: $0.code) }
             current?.time = batch.elapsed
+        }
+        for case .webSocket(let output) in result.outputs {
+            if case .opened(let url) = output.kind { current?.sent = "WS \(url)" }
         }
         for case .response(let response) in result.outputs {
             current?.sent = "\(response.response.request.method) \(response.shownPath)"

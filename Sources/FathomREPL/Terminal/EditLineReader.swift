@@ -24,11 +24,33 @@ final class EditLineReader: LineReader, @unchecked Sendable {
 
     private let jobs = JobQueue<Job>()
 
+    /// What arrived to print while a line is being edited, and whether one is.
+    private struct Interjections {
+        var editing = false
+        var writes: [@Sendable () -> Void] = []
+        var prompt: String?
+    }
+
+    private let interjections = Mutex(Interjections())
+    /// Written to (one byte) when something is to be printed above the line being edited: the
+    /// read function waits on it beside standard input.
+    private let wake: (read: Int32, write: Int32)
+
     /// - Parameters:
     ///   - snapshot: Where completion finds variables, paths and headers.
     ///   - history: Earlier entries, oldest first, for Up/Down and Ctrl-R.
     init(snapshot: SessionSnapshot, history entries: [String]) {
         self.snapshot = snapshot
+        var fds: [Int32] = [-1, -1]
+        if pipe(&fds) == 0 {
+            for fd in fds {
+                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            }
+        } else {
+            fds = [-1, -1]
+        }
+        wake = (fds[0], fds[1])
         // libedit decodes lines by the locale: in "C" a non-ASCII history entry (a masked "••••")
         // ends history browsing. Use the environment's locale, else C.UTF-8.
         let locale = setlocale(LC_CTYPE, "").map { String(cString: $0) } ?? "C"
@@ -66,6 +88,16 @@ final class EditLineReader: LineReader, @unchecked Sendable {
                 return reader.discardLine(editLine)
             })
         fathom_el_bind(editLine, "^C", "fathom-interrupt")
+        if wake.read >= 0 {
+            fathom_el_set_getcfn(
+                editLine,
+                { editLine, character in
+                    guard let editLine, let character, let reader = EditLineReader.owner(of: editLine) else {
+                        return -1
+                    }
+                    return reader.readCharacter(editLine, into: character)
+                })
+        }
 
         // Weak: after Ctrl-D the loop that owns the reader may end (and release it) while this
         // thread comes round for another job; `unowned` read a destroyed reader there and trapped.
@@ -90,6 +122,23 @@ final class EditLineReader: LineReader, @unchecked Sendable {
         jobs.put(.remember(entry))
     }
 
+    /// Prints above the line being edited — the line cleared, `write` run, the prompt (a new
+    /// one, if given) and the line drawn again — or now, when no line is being edited.
+    func interject(prompt: String?, _ write: @escaping @Sendable () -> Void) {
+        let now = interjections.withLock { state -> Bool in
+            guard state.editing else { return true }
+            state.writes.append(write)
+            if let prompt { state.prompt = prompt }
+            return false
+        }
+        if now {
+            write()
+            return
+        }
+        var byte: UInt8 = 1
+        _ = Glibc.write(wake.write, &byte, 1)
+    }
+
     // MARK: - On the editor thread
 
     private func run(_ job: Job) {
@@ -102,7 +151,16 @@ final class EditLineReader: LineReader, @unchecked Sendable {
             prompt = strdup(Self.escapingANSI(TerminalText.finish(text)))
             interrupted = false
             var count: Int32 = 0
+            interjections.withLock { $0.editing = true }
             let line = el_gets(editLine, &count)
+            // What arrived while the line was entered prints after it.
+            let writes = interjections.withLock { state in
+                state.editing = false
+                state.prompt = nil
+                defer { state.writes = [] }
+                return state.writes
+            }
+            for write in writes { write() }
             // Checked first: a discarded line comes back empty, which would otherwise read as Ctrl-D.
             if interrupted {
                 StandardStreams.write("\n", to: STDOUT_FILENO)
@@ -117,6 +175,71 @@ final class EditLineReader: LineReader, @unchecked Sendable {
             if text.hasSuffix("\n") { text.removeLast() }
             continuation.resume(returning: .line(text))
         }
+    }
+
+    /// libedit's read function: the next character from standard input (UTF-8 decoded), and
+    /// meanwhile whatever is interjected, printed above the line. 1 with a character, 0 at the
+    /// end of input, -1 on an error.
+    private func readCharacter(_ editLine: OpaquePointer, into character: UnsafeMutablePointer<wchar_t>) -> Int32 {
+        while true {
+            var fds = [
+                pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
+            ]
+            let ready = poll(&fds, 2, -1)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return -1
+            }
+            if fds[1].revents != 0 { printInterjections(editLine) }
+            guard fds[0].revents != 0 else { continue }
+            guard let first = readByte() else { return 0 }
+            let length =
+                switch first {
+                case 0..<0x80: 1
+                case 0xC0..<0xE0: 2
+                case 0xE0..<0xF0: 3
+                case 0xF0..<0xF8: 4
+                default: 1
+                }
+            var bytes = [first]
+            while bytes.count < length, let next = readByte() { bytes.append(next) }
+            let scalar = String(decoding: bytes, as: UTF8.self).unicodeScalars.first ?? "\u{FFFD}"
+            character.pointee = wchar_t(bitPattern: scalar.value)
+            return 1
+        }
+    }
+
+    private func readByte() -> UInt8? {
+        var byte: UInt8 = 0
+        while true {
+            let count = read(STDIN_FILENO, &byte, 1)
+            if count == 1 { return byte }
+            if count < 0, errno == EINTR { continue }
+            return nil
+        }
+    }
+
+    /// Clears the line being edited, prints what was interjected, and draws the prompt and the
+    /// line again below it.
+    private func printInterjections(_ editLine: OpaquePointer) {
+        var drained = [UInt8](repeating: 0, count: 64)
+        while read(wake.read, &drained, drained.count) > 0 {}
+        let (writes, newPrompt) = interjections.withLock { state in
+            defer {
+                state.writes = []
+                state.prompt = nil
+            }
+            return (state.writes, state.prompt)
+        }
+        guard !writes.isEmpty else { return }
+        StandardStreams.write("\r\u{1B}[K", to: STDOUT_FILENO)
+        for write in writes { write() }
+        if let newPrompt {
+            free(prompt)
+            prompt = strdup(Self.escapingANSI(TerminalText.finish(newPrompt)))
+        }
+        fathom_el_refresh(editLine)
     }
 
     private static func owner(of editLine: OpaquePointer) -> EditLineReader? {

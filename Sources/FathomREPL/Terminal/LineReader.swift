@@ -14,10 +14,15 @@ protocol LineReader: Sendable {
     func readLine(prompt: String) async -> LineInput?
     /// Adds an entry to the editor's in-memory history (Up/Down, Ctrl-R).
     func remember(_ entry: String)
+    /// Prints what arrived on its own (a WebSocket's message) by running `write`: above the
+    /// line being edited, with `prompt` from then on, when the editor has one; else now.
+    func interject(prompt: String?, _ write: @escaping @Sendable () -> Void)
 }
 
 extension LineReader {
     func remember(_ entry: String) {}
+
+    func interject(prompt: String?, _ write: @escaping @Sendable () -> Void) { write() }
 }
 
 /// Lines from standard input when it is not a terminal: no prompt, no editing, no history.

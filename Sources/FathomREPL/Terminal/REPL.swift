@@ -112,11 +112,25 @@ public final class REPL: Sendable {
         let interrupts = InterruptHandler(exitsWhenIdle: !interactive)
         var assembler = LineAssembler()
         var failures = 0
+        // A WebSocket's messages print as they arrive: above the line being edited at the prompt.
+        let (reader, printer, palette, snapshot) = (self.reader, self.printer, self.palette, executor.snapshot)
+        executor.background.listen { output in
+            reader.interject(prompt: PromptRenderer(palette: palette).prompt(snapshot.current)) {
+                printer.print([output], pager: .off)
+            }
+        }
+        defer { executor.background.listen(nil) }
         while true {
             // What arrived meanwhile (a structure check's findings), before the next prompt.
             printer.print(await executor.takeNotices())
             let prompt = assembler.isContinuing ? palette.dim("… ") : prompt()
             guard let input = await reader.readLine(prompt: prompt) else {
+                if interactive, !assembler.isContinuing, executor.snapshot.current.webSocket != nil {
+                    // Ctrl-D on a WebSocket's prompt closes it and returns to the main prompt.
+                    StandardStreams.write("\n", to: STDOUT_FILENO)
+                    if await run("close", interrupts) == .failed { failures += 1 }
+                    continue
+                }
                 // End of input: a half-read entry still runs, and fails clearly if it is incomplete.
                 if let entry = assembler.flush(), [.failed, .checkFailed].contains(await run(entry, interrupts)) {
                     failures += 1
@@ -132,6 +146,7 @@ public final class REPL: Sendable {
             if outcome == .exit { break }
             if outcome == .failed || outcome == .checkFailed { failures += 1 }
         }
+        await executor.endWebSocket()
         if !interactive {
             // A script's lines ran without waiting for the structure check; its findings come
             // at the end (they fail nothing: `spec problems` and `validate strict` act on them).

@@ -22,6 +22,8 @@ final class SessionSnapshot: Sendable {
         var spec: APIDescription?
         /// The base URL's path, which request paths carry before the description's own.
         var basePath: String?
+        /// The open WebSocket's URL (masked): the prompt is its sub-prompt.
+        var webSocket: String?
     }
 
     /// What the draft holds besides its method and path.
@@ -67,6 +69,12 @@ final class SessionSnapshot: Sendable {
                 auth: draft.auth.map { $0 != .none })
             values.basePath = session.basePath
         }
+    }
+
+    /// Sets the open WebSocket's URL (masked), or `nil` when none is open: from the task that
+    /// reads it, when the server ends it.
+    func setWebSocket(_ url: String?) {
+        values.withLock { $0.webSocket = url }
     }
 
     /// Remembers paths for completion (deduplicated, bounded).

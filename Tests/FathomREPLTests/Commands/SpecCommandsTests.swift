@@ -52,7 +52,7 @@ import Testing
         let loaded = await executor.run("spec \(file)")
         #expect(loaded.outcome == .succeeded)
         #expect(Self.texts(loaded).hasPrefix("loaded Fathom demo API 1.0.0 (OpenAPI 3.1.0, "))
-        #expect(Self.texts(await executor.run("spec")).contains("31 operations on 20 paths"))
+        #expect(Self.texts(await executor.run("spec")).contains("32 operations on 21 paths"))
         // A description that does not load leaves the loaded one in place.
         let broken = await executor.run("spec /nonexistent/api.yaml")
         #expect(broken.outcome == .failed)
@@ -267,7 +267,7 @@ import Testing
         // Paths are padded to the longest (`/accounts/{id}/withdraw`).
         #expect(text.contains("✓ GET /users/{id}               seen 200  (declared 200, 404)"))
         #expect(text.contains("· DELETE /users/{id}            not called"))
-        #expect(text.contains("2 of 31 operations called"))
+        #expect(text.contains("2 of 32 operations called"))
     }
 
     @Test func completionKnowsTheDescription() async throws {

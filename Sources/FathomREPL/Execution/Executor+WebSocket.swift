@@ -1,0 +1,165 @@
+@_spi(Fathom) import FathomHTTP
+import FathomJSON
+import Foundation
+
+/// A message as a line writes it: text (variables expanded when sent) or a file's content.
+enum WebSocketMessageSpec: Equatable, Sendable {
+    case text(String)
+    /// Sent as text when it is UTF-8, else as binary; read when sent.
+    case file(String)
+}
+
+/// `ws`, and the lines that talk on the WebSocket it opens.
+extension Executor {
+    /// How long `expect message` waits without a `timeout`.
+    static let defaultMessageWait = Duration.seconds(10)
+
+    /// Opens a WebSocket to `written` (a path under the base, or a `ws://`, `wss://` or `http(s)://`
+    /// URL). The upgrade request carries what a `GET` of that URL would: its API's defaults,
+    /// credentials and cookies, and nothing of another API's.
+    func openWebSocket(_ written: String) async throws -> CommandResult {
+        if let open = webSocket, open.closed == nil {
+            throw CommandError("a WebSocket to \(open.shownURL) is open", hint: "`close` it first")
+        }
+        var draft = Draft()
+        draft.target = Self.httpTarget(try session.variables.expand(written))
+        let outgoing = try prepare(draft)
+        var request = outgoing.request
+        if let api = outgoing.api {
+            let state = session.apis[api]
+            if state.auth != .none,
+                let authenticator = try authenticator(state.auth, try expandedCredentials(state.auth, base: state.base))
+            {
+                try await authenticator.authorize(&request)
+            }
+        }
+        let settings = session.settings
+        if settings.cookies, !request.headers.contains(.cookie), let cookies = cookieJar.header(for: request.url) {
+            request.headers.add(.cookie, cookies)
+        }
+        let proxy =
+            try settings.proxy.map { try ProxyServer(parsing: $0) } ?? ProxySettings.environment.proxy(for: request.url)
+        let configuration = WebSocketConnection.Configuration(
+            headers: request.headers, verifyCertificates: !settings.insecure, proxy: proxy,
+            connectTimeout: options.connectTimeout ?? settings.timeout ?? .seconds(10))
+        let connection = try await WebSocketConnection.open(request.url.description, configuration: configuration)
+        recordCoverage(method: .get, url: request.url, status: 101)
+        let shown = redactor.redact(connection.url.description)
+        let open = OpenWebSocket(connection: connection, shownURL: shown)
+        webSocket = open
+        snapshot.setWebSocket(shown)
+        let background = self.background
+        let snapshot = self.snapshot
+        open.pump(
+            show: { output in
+                // What this side closed is the `close` line's own output.
+                if case .closed(let close, _, _) = output.kind, close.initiator == .client { return }
+                background.send(.webSocket(output))
+            },
+            ended: { snapshot.setWebSocket(nil) })
+        return CommandResult(.succeeded, [.webSocket(WebSocketOutput(kind: .opened(url: shown)))])
+    }
+
+    /// Sends a message on the open WebSocket.
+    func sendMessage(_ spec: WebSocketMessageSpec) async throws -> CommandResult {
+        let open = try openWebSocketOrThrow()
+        let message: WebSocketMessage
+        switch spec {
+        case .text(let template):
+            message = .text(try session.variables.expand(template))
+        case .file(let template):
+            let path = resolvePath(try session.variables.expand(template))
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw CommandError("cannot read '\(path)'", hint: "send @FILE sends a file's content")
+            }
+            message = String(validating: data, as: UTF8.self).map { .text($0) } ?? .binary(data)
+        }
+        try await open.connection.send(message)
+        open.countSent()
+        return CommandResult(.succeeded, [.webSocket(WebSocketOutput(kind: .sent(message)))])
+    }
+
+    /// Pings the server on the open WebSocket.
+    func pingWebSocket() async throws -> CommandResult {
+        let open = try openWebSocketOrThrow()
+        try await open.connection.ping()
+        return CommandResult(.succeeded, [.webSocket(WebSocketOutput(kind: .ping))])
+    }
+
+    /// Closes the open WebSocket with `code` and waits for the server's answer.
+    func closeWebSocket(code: Int, reason: String?) async throws -> CommandResult {
+        let open = try openWebSocketOrThrow()
+        let close = await open.connection.close(code: code, reason: reason)
+        snapshot.setWebSocket(nil)
+        let output = WebSocketOutput(kind: .closed(close, url: open.shownURL, received: open.counts.received))
+        return CommandResult(close.initiator == .dropped ? .failed : .succeeded, [.webSocket(output)])
+    }
+
+    /// Closes the open WebSocket, if any, without a line: a script's or a replayed file's end,
+    /// the end of the prompt.
+    public func endWebSocket() async {
+        guard let open = webSocket, open.closed == nil else { return }
+        await open.connection.close()
+        snapshot.setWebSocket(nil)
+    }
+
+    /// `expect message …`: waits for a message that matches, from the one after the last matched.
+    func expectMessage(_ expectation: Expectation) async throws -> CommandResult {
+        guard let open = webSocket else {
+            throw CommandError("no WebSocket has been opened", hint: "open one with `ws PATH`")
+        }
+        guard case .value(let written) = expectation.subject else {
+            throw CommandError("expect message takes EXPR OP VALUE")
+        }
+        let operand = try expectation.operand.map { try session.variables.expand($0) }
+        let variables = session.variables
+        let wait = options.requestTimeout ?? session.settings.timeout ?? Self.defaultMessageWait
+        var last: ExpectationResult?
+        let found = try await open.firstMessage(until: .now + wait) { message in
+            let document = WebSocketOutput.document(of: message)
+            let result = try ExpectationEvaluator.evaluateValue(written, expectation.op, operand: operand) {
+                try JSONPath(try variables.expand($0)).query(document).map(\.value)
+            }
+            last = result
+            return result.passed
+        }
+        if found.found != nil, let last {
+            return CommandResult(.succeeded, [.expectation(ExpectationOutput(line: "", result: last))])
+        }
+        let within = open.closed != nil ? "before the WebSocket closed" : "in \(wait.shortDescription)"
+        let expected =
+            written == "$" && expectation.op == .exists
+            ? "a message" : "a message where \(written) \(expectation.op.rawValue)" + (operand.map { " \($0)" } ?? "")
+        let lastShown = found.last.map {
+            "; the last: " + WebSocketOutput.document(of: $0).formatted(.compactText).trimmingCharacters(in: .newlines)
+        }
+        let actual = "none \(within) (\(found.looked) looked at\(lastShown ?? ""))"
+        let result = ExpectationResult(passed: false, expected: expected, actual: actual)
+        return CommandResult(.checkFailed, [.expectation(ExpectationOutput(line: "", result: result))])
+    }
+
+    private func openWebSocketOrThrow() throws -> OpenWebSocket {
+        if let open = webSocket, let close = open.closed {
+            let how =
+                switch close.initiator {
+                case .client: "closed"
+                case .server: "closed by the server" + (close.code.map { " (\($0))" } ?? "")
+                case .dropped: "cut off"
+                }
+            throw CommandError("the WebSocket to \(open.shownURL) was \(how)", hint: "open another with `ws PATH`")
+        }
+        guard let open = webSocket else {
+            throw CommandError("no WebSocket is open", hint: "open one with `ws PATH` (`send` alone sends the draft)")
+        }
+        return open
+    }
+
+    /// `ws://…` as `http://…` and `wss://…` as `https://…`, for the base, the API and the proxy
+    /// it belongs to; anything else as it is.
+    static func httpTarget(_ target: String) -> String {
+        let lower = target.lowercased()
+        if lower.hasPrefix("ws://") { return "http://" + target.dropFirst(5) }
+        if lower.hasPrefix("wss://") { return "https://" + target.dropFirst(6) }
+        return target
+    }
+}

@@ -1,0 +1,178 @@
+import FathomHTTP
+import FathomJSON
+import Foundation
+import Synchronization
+
+/// What a WebSocket conversation shows: its opening, each message each way, and its end.
+struct WebSocketOutput: Sendable {
+    enum Kind: Sendable {
+        /// Opened: the URL (masked) it went to.
+        case opened(url: String)
+        /// A message from the server, its number in the conversation (from 1) and when it came.
+        case received(WebSocketMessage, number: Int, at: Duration)
+        /// A message sent, as it went (variables expanded).
+        case sent(WebSocketMessage)
+        /// A ping sent.
+        case ping
+        /// The conversation ended; `received` messages came in all.
+        case closed(WebSocketClose, url: String, received: Int)
+    }
+
+    var kind: Kind
+
+    /// A text message's JSON when it parses, else `nil`.
+    static func json(of message: WebSocketMessage) -> JSON? {
+        guard case .text(let text) = message, let first = text.first(where: { !$0.isWhitespace }),
+            first == "{" || first == "[" || first == "\""
+        else { return nil }
+        return try? JSON(parsing: text)
+    }
+
+    /// A message as `expect message` reads it: its JSON, or its text as a JSON string (a binary
+    /// message as its bytes in base64).
+    static func document(of message: WebSocketMessage) -> JSON {
+        if let json = json(of: message) { return json }
+        switch message {
+        case .text(let text): return .string(text)
+        case .binary(let data): return .string(data.base64EncodedString())
+        }
+    }
+}
+
+/// The WebSocket a session has open: its connection, the messages that came, and the lines
+/// waiting for one (`expect message`). Messages are shown as they arrive through the
+/// executor's ``Executor/background`` outputs, whether a line runs or the prompt waits.
+final class OpenWebSocket: Sendable {
+    /// The most messages kept for `expect message`; older ones are dropped.
+    static let keptLimit = 10_000
+
+    let connection: WebSocketConnection
+    /// The URL as shown (secrets masked).
+    let shownURL: String
+
+    private struct State {
+        var received: [WebSocketMessage] = []
+        /// How many messages were dropped from the front of `received`.
+        var dropped = 0
+        /// Messages before this number were matched by an `expect message` or skipped by it.
+        var cursor = 1
+        var sent = 0
+        var closed: WebSocketClose?
+        var waiters: [UUID: CheckedContinuation<Void, Never>] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    init(connection: WebSocketConnection, shownURL: String) {
+        self.connection = connection
+        self.shownURL = shownURL
+    }
+
+    /// Reads the connection's events until it ends: keeps each message, wakes the lines waiting
+    /// for one, and hands each to `show`; `ended` runs once it has ended.
+    func pump(show: @escaping @Sendable (WebSocketOutput) -> Void, ended: @escaping @Sendable () -> Void) {
+        Task {
+            for await event in connection.events {
+                switch event {
+                case .message(let message, let at):
+                    let (number, waiters) = state.withLock { state in
+                        state.received.append(message)
+                        if state.received.count > Self.keptLimit {
+                            state.received.removeFirst()
+                            state.dropped += 1
+                        }
+                        let waiters = Array(state.waiters.values)
+                        state.waiters.removeAll()
+                        return (state.dropped + state.received.count, waiters)
+                    }
+                    show(WebSocketOutput(kind: .received(message, number: number, at: at)))
+                    for waiter in waiters { waiter.resume() }
+                case .closed(let close):
+                    let (received, waiters) = state.withLock { state in
+                        state.closed = close
+                        let waiters = Array(state.waiters.values)
+                        state.waiters.removeAll()
+                        return (state.dropped + state.received.count, waiters)
+                    }
+                    ended()
+                    show(WebSocketOutput(kind: .closed(close, url: shownURL, received: received)))
+                    for waiter in waiters { waiter.resume() }
+                }
+            }
+        }
+    }
+
+    /// Counts a message sent.
+    func countSent() {
+        state.withLock { $0.sent += 1 }
+    }
+
+    /// How it ended, or `nil` while it is open: as soon as the connection knows, before its
+    /// last event is read.
+    var closed: WebSocketClose? { connection.closed }
+
+    /// Messages received and sent so far.
+    var counts: (received: Int, sent: Int) {
+        state.withLock { ($0.dropped + $0.received.count, $0.sent) }
+    }
+
+    /// The first message from the cursor on for which `matches` is true, waiting for new ones
+    /// until `deadline`; the cursor moves past it. `nil` (with how many were looked at and the
+    /// last) when none came in time or the connection ended first.
+    func firstMessage(
+        until deadline: ContinuousClock.Instant, matching matches: (WebSocketMessage) throws -> Bool
+    ) async throws -> (found: WebSocketMessage?, looked: Int, last: WebSocketMessage?) {
+        var looked = 0
+        var last: WebSocketMessage?
+        while true {
+            try Task.checkCancellation()
+            let (pending, closed) = state.withLock { state -> ([(Int, WebSocketMessage)], Bool) in
+                let start = max(state.cursor, state.dropped + 1)
+                let end = state.dropped + state.received.count
+                guard start <= end else { return ([], state.closed != nil) }
+                let messages = (start...end).map { ($0, state.received[$0 - state.dropped - 1]) }
+                return (messages, state.closed != nil)
+            }
+            for (number, message) in pending {
+                looked += 1
+                last = message
+                state.withLock { $0.cursor = number + 1 }
+                if try matches(message) { return (message, looked, last) }
+            }
+            if closed || ContinuousClock.now >= deadline { return (nil, looked, last) }
+            await waitForMessage(until: deadline)
+        }
+    }
+
+    /// Returns when a message arrives, the connection ends, the deadline passes or the task is
+    /// cancelled.
+    private func waitForMessage(until deadline: ContinuousClock.Instant) async {
+        let id = UUID()
+        let timer = Task { [weak self] in
+            try await Task.sleep(until: deadline, clock: .continuous)
+            self?.wake(id)
+        }
+        defer { timer.cancel() }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let resumeNow = state.withLock { state in
+                    // Anything new since the caller looked, or a timer or cancel that came first: no wait.
+                    if state.closed != nil || state.cursor <= state.dropped + state.received.count
+                        || ContinuousClock.now >= deadline || Task.isCancelled
+                    {
+                        return true
+                    }
+                    state.waiters[id] = continuation
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            wake(id)
+        }
+    }
+
+    private func wake(_ id: UUID) {
+        state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+    }
+}

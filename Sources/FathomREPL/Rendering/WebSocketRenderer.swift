@@ -1,0 +1,87 @@
+@_spi(Fathom) import FathomHTTP
+import FathomJSON
+import Foundation
+
+/// A WebSocket conversation as text —
+///
+/// ```
+/// ⇄ ws://127.0.0.1:8080/ws open · send TEXT|JSON|@FILE, ping, close [CODE]; Ctrl-D closes
+/// ← 1 · +2 ms
+///   {
+///     "type": "welcome"
+///   }
+/// → {"hello": 1}
+/// ⇄ closed · 1000 normal closure · 2 messages received
+/// ```
+///
+/// — a message from the server pretty when it is JSON; one sent on one line, as it went.
+struct WebSocketRenderer {
+    let palette: Palette
+
+    /// The text, and whether it goes to standard error (a connection that dropped).
+    func render(_ output: WebSocketOutput) -> (text: String, error: Bool) {
+        switch output.kind {
+        case .opened(let url):
+            return (
+                palette.cyan("⇄ ") + TerminalText.visible(url) + " open"
+                    + palette.dim(" · send TEXT|JSON|@FILE, ping, close [CODE]; Ctrl-D closes"), false
+            )
+        case .received(let message, let number, let at):
+            let label = palette.bold("← \(number)") + palette.dim(" · +" + at.shortDescription)
+            switch message {
+            case .text(let text):
+                let body =
+                    WebSocketOutput.json(of: message).map {
+                        TerminalText.adopting(String($0.formatted(palette.json).dropLast(1)))
+                    } ?? TerminalText.visible(text)
+                let indented = body.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
+                return (label + "\n" + indented.joined(separator: "\n"), false)
+            case .binary(let data):
+                return (
+                    label + palette.dim(" · binary, \(ByteCount.format(data.count))") + "\n  " + Self.hex(data), false
+                )
+            }
+        case .sent(let message):
+            switch message {
+            case .text(let text):
+                return (palette.dim("→ ") + TerminalText.visible(text), false)
+            case .binary(let data):
+                return (palette.dim("→ binary, \(ByteCount.format(data.count))"), false)
+            }
+        case .ping:
+            return (palette.dim("→ ping"), false)
+        case .closed(let close, let url, let received):
+            let count = palette.dim(" · \(received) message\(received == 1 ? "" : "s") received")
+            switch close.initiator {
+            case .client, .server:
+                var parts = [close.initiator == .server ? "⇄ closed by the server" : "⇄ closed"]
+                if let code = close.code {
+                    parts.append("\(code)" + (WebSocketClose.name(of: code).map { " \($0)" } ?? ""))
+                }
+                if let reason = close.reason { parts.append(Self.quoted(reason)) }
+                var answer = ""
+                if let code = close.answer, code != close.code {
+                    answer = palette.dim(" · the server answered \(code)")
+                }
+                return (palette.cyan(parts.joined(separator: palette.dim(" · "))) + answer + count, false)
+            case .dropped:
+                var line = "✗ the WebSocket to \(TerminalText.visible(url)) was cut off"
+                if let error = close.error { line += ": \(error)" }
+                if let bytes = close.unfinishedBytes {
+                    line += ", in the middle of a message (\(ByteCount.format(bytes)) never finished)"
+                }
+                return (palette.red(line) + count, true)
+            }
+        }
+    }
+
+    private static func quoted(_ text: String) -> String {
+        "\"" + TerminalText.visible(text) + "\""
+    }
+
+    /// The first 32 bytes in hex, and how many more.
+    static func hex(_ data: Data) -> String {
+        let shown = data.prefix(32).map { String(format: "%02x", $0) }.joined(separator: " ")
+        return data.count > 32 ? shown + " …" : shown
+    }
+}
