@@ -6,6 +6,8 @@ import Foundation
 final class DemoServerProcess {
     let process = Process()
     let baseURL: String
+    /// The port it listens on.
+    var port: Int { Int(baseURL.split(separator: ":").last ?? "") ?? 0 }
     private let log = Locked<[String]>([])
 
     /// - Parameter accessLog: Keep a line per request received (``requests``).

@@ -24,7 +24,10 @@ import Testing
         "query": ["query a=1 -nothere"],
         "header": [],  // sets or removes a draft header
         "body": ["body {\"a\": }", "body json a:={bad", "body example"],
-        "send": ["send", "send --repeat 3 --data /nonexistent.csv"],
+        "send": ["send", "send --repeat 3 --data /nonexistent.csv", "send hello", "send @/nonexistent.txt"],
+        "ws": ["ws ws://127.0.0.1:9/ws", "ws {{missing}}", "ws ftp://x/ws"],
+        "ping": ["ping"],  // no WebSocket is open
+        "close": ["close", "close 4000 bye"],  // no WebSocket is open
         "show": ["show #99", "show #1 > /nonexistent-dir/out.json"],
         "reset": [],  // a fresh draft
         "get": ["get /fail X-Other:1", "get {{missing}}", "get /x/{{missing}} --repeat 2 X-Other:1"],
@@ -59,7 +62,7 @@ import Testing
         "inspect": ["inspect #99 $.a"],
         "let": ["let x = $.nothing", "let x = header X-None"],
         "diff": ["diff #1 #1"],
-        "expect": ["expect $.a == {{missing}}", "expect batch p99 < 200ms", "expect events > 1"],
+        "expect": ["expect $.a == {{missing}}", "expect batch p99 < 200ms", "expect events > 1", "expect message"],
         "volatile": [],  // adds a path
         "stream": [],  // sets a setting; a bad one does not parse
         "spec": ["spec /nonexistent.yaml"],

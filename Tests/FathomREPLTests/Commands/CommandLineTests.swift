@@ -25,7 +25,8 @@ import Testing
         ],
         "send": [
             "send", "send --repeat 100 --concurrency 10", "send --duration 30s --rate 50/s -c 4",
-            "send --data 'rows of.csv' --rate 2.5/s",
+            "send --data 'rows of.csv' --rate 2.5/s", #"send {"type": "hello", "n": 1}"#, "send hello there",
+            "send @message.json", "send '-starts with a dash'", "send '  blanks around  '", #"send $'two\nlines'"#,
         ],
         "show": [
             "show", "show request", "show response", "show #3", "show session", "show headers off",
@@ -88,9 +89,14 @@ import Testing
             "expect batch status 2xx == 100%", "expect batch ttfb.p50 <= 1.5s", "expect batch errors == 0",
             "expect events >= 3", "expect event $.data.type == \"done\"", "expect event $.n exists",
             "expect \"$.headers['X-Client']\" == \"fathom\"", "expect header X ~ \"'q'\"",
+            "expect message", "expect message $.type == \"echo\"", "expect message $.n > 2",
+            "expect message $.id exists",
         ],
         "volatile": ["volatile", "volatile $.updatedAt"],
         "stream": ["stream", "stream on", "stream off", "stream limit 10", "stream limit off"],
+        "ws": ["ws", "ws /ws", "ws ws://127.0.0.1:8080/ws?ticks=3", "ws 'wss://h.test/a b'"],
+        "ping": ["ping"],
+        "close": ["close", "close 4000", "close 1001 going away", "close 4000 ' padded '"],
         "spec": [
             "spec", "spec coverage", "spec problems", "spec 'problems'", "spec off", "spec api.yaml",
             "spec --lenient 'dir with \"quotes\"/api.json'",

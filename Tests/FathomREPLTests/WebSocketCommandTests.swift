@@ -1,0 +1,142 @@
+import FathomDemo
+import FathomHTTP
+import Foundation
+import Synchronization
+import Testing
+
+@testable import FathomREPL
+
+/// `ws`, `send TEXT`, `ping`, `expect message`, `close` against the demo's `/ws` in this process.
+@Suite struct WebSocketCommandTests {
+    private func executor() -> Executor {
+        Executor(options: .init(environmentPaths: [], dotEnvPath: nil, environment: [:]))
+    }
+
+    private func run(_ executor: Executor, _ lines: [String]) async -> [CommandResult] {
+        var results: [CommandResult] = []
+        for line in lines { results.append(await executor.run(line)) }
+        return results
+    }
+
+    private func texts(_ result: CommandResult) -> String {
+        let renderer = OutputRenderer(palette: Palette(enabled: false), redactor: Redactor())
+        return result.outputs.map { renderer.render($0).text }.joined()
+    }
+
+    @Test func aConversationSendsWaitsAndCloses() async throws {
+        let server = try await DemoAPI.start()
+        let executor = executor()
+        let results = await run(
+            executor,
+            [
+                "base \(server.baseURL)", "ws /ws?ticks=2&ms=20", #"send {"n": 7}"#, "expect message $.data.n == 7",
+                #"expect message $.type == "tick""#, "expect message $.n == 2", "ping", "send plain words",
+                #"expect message $.data == "plain words""#, "close 4000 finished",
+            ])
+        #expect(results.map(\.outcome) == Array(repeating: .succeeded, count: 10), "\(results.map(texts))")
+        #expect(texts(results[1]).contains("⇄ ws://127.0.0.1:\(server.port)/ws?ticks=2&ms=20 open"))
+        #expect(texts(results[2]) == "→ {\"n\": 7}\n")
+        #expect(texts(results[9]).contains("⇄ closed · 4000 · \"finished\""))
+        #expect(await executor.webSocket?.closed?.initiator == .client)
+        #expect(executor.snapshot.current.webSocket == nil)
+        await server.stop()
+    }
+
+    @Test func expectMessageGivesUpAtTheTimeout() async throws {
+        let server = try await DemoAPI.start()
+        let executor = executor()
+        let start = ContinuousClock.now
+        let results = await run(
+            executor, ["base \(server.baseURL)", "timeout 300ms", "ws /ws", #"expect message $.type == "never""#])
+        #expect(results.map(\.outcome) == [.succeeded, .succeeded, .succeeded, .checkFailed])
+        let failed = texts(results[3])
+        #expect(
+            failed.contains(#"expected a message where $.type == "never", got none in 300 ms (1 looked at"#),
+            "\(failed)")
+        #expect(ContinuousClock.now - start < .seconds(3))
+        await executor.endWebSocket()
+        await server.stop()
+    }
+
+    @Test func aFailedWsLineChangesNothing() async throws {
+        let server = try await DemoAPI.start()
+        let executor = executor()
+        let results = await run(executor, ["base \(server.baseURL)", "ws /users", "send hello", "ping", "close"])
+        #expect(results.map(\.outcome) == [.succeeded, .failed, .failed, .failed, .failed])
+        #expect(texts(results[1]).contains("did not switch /users to WebSocket"))
+        #expect(texts(results[2]).contains("no WebSocket is open"))
+        #expect(await executor.webSocket == nil)
+        #expect(executor.snapshot.current.webSocket == nil)
+        // And nothing of it is kept for `save`.
+        #expect(await executor.session.log.lines.map(\.command.line) == ["base \(server.baseURL)"])
+        await server.stop()
+    }
+
+    @Test func theServerClosingOrCuttingEndsTheConversationAndTheSessionGoesOn() async throws {
+        let server = try await DemoAPI.start()
+        let executor = executor()
+        let shown = OutputsSeen()
+        executor.background.listen { shown.append($0) }
+        var results = await run(
+            executor, ["base \(server.baseURL)", "ws /ws", #"send {"type": "close", "code": 4001, "reason": "bye"}"#])
+        #expect(results.map(\.outcome) == [.succeeded, .succeeded, .succeeded])
+        try await shown.waitFor { if case .closed = $0.kind { true } else { false } }
+        results = await run(executor, ["send again", "ws /ws", #"send {"type": "drop"}"#])
+        #expect(results.map(\.outcome) == [.failed, .succeeded, .succeeded])
+        #expect(texts(results[0]).contains("was closed by the server (4001)"))
+        try await shown.waitFor {
+            if case .closed(let close, _, _) = $0.kind { close.initiator == .dropped } else { false }
+        }
+        let closes = shown.all.compactMap { output -> WebSocketClose? in
+            if case .closed(let close, _, _) = output.kind { close } else { nil }
+        }
+        #expect(closes.map(\.initiator) == [.server, .dropped])
+        #expect(closes.first?.code == 4001 && closes.first?.reason == "bye")
+        #expect(closes.last?.unfinishedBytes == 12)
+        // The session goes on.
+        let after = await run(executor, ["get /users/1", "expect status 200"])
+        #expect(after.map(\.outcome) == [.succeeded, .succeeded])
+        executor.background.listen(nil)
+        await server.stop()
+    }
+
+    @Test func aSavedConversationReplaysTheSameLines() async throws {
+        let server = try await DemoAPI.start()
+        let executor = executor()
+        let directory = NSTemporaryDirectory() + "fathom-ws-save-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let lines = [
+            "ws /ws", #"send {"a": 1}"#, "expect message $.data.a == 1", "send '-dash first'", "ping",
+            "close 4000 done",
+        ]
+        let results = await run(executor, ["base \(server.baseURL)"] + lines + ["save \(directory)/ws.fathom"])
+        #expect(results.allSatisfy { $0.outcome == .succeeded }, "\(results.map(texts))")
+        let saved = try String(contentsOfFile: directory + "/ws.fathom", encoding: .utf8)
+        #expect(saved.contains(lines.joined(separator: "\n")), "\(saved)")
+        // Parsed back, the file holds the same commands.
+        let file = try SessionFile.parse(saved, path: "ws.fathom")
+        let replayed = file.entries.map(\.command.line).filter { !$0.hasPrefix("base") }
+        #expect(replayed == lines)
+        await server.stop()
+    }
+}
+
+/// Outputs shown in the background, for a test to wait on.
+final class OutputsSeen: Sendable {
+    private let outputs = Mutex<[WebSocketOutput]>([])
+
+    func append(_ output: Output) {
+        if case .webSocket(let output) = output { outputs.withLock { $0.append(output) } }
+    }
+
+    var all: [WebSocketOutput] { outputs.withLock { $0 } }
+
+    func waitFor(_ matches: (WebSocketOutput) -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !all.contains(where: matches) {
+            guard ContinuousClock.now < deadline else { throw CommandError("not shown: \(all)") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+}
