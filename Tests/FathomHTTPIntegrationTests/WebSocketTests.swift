@@ -1,5 +1,6 @@
 import FathomDemo
 import FathomHTTP
+import FathomTestSupport
 import Foundation
 import Testing
 
@@ -137,5 +138,58 @@ import Testing
             return false
         }
         #expect(ContinuousClock.now - start < .seconds(5))
+    }
+
+    @Test func aConversationGoesThroughAnHTTPOrSOCKS5Proxy() async throws {
+        let server = try await DemoAPI.start()
+        for kind in [TunnelProxy.Kind.httpConnect, .socks5] {
+            let proxy = try TunnelProxy(kind)
+            defer { proxy.stop() }
+            let through =
+                kind == .socks5
+                ? ProxyServer(host: "127.0.0.1", port: proxy.port, kind: .socks5)
+                : ProxyServer(host: "127.0.0.1", port: proxy.port, username: "u", password: "p w")
+            let socket = try await WebSocketConnection.open(
+                "ws://127.0.0.1:\(server.port)/ws", configuration: .init(proxy: through))
+            try await socket.send(.text("via the proxy"))
+            let messages = await Self.messages(socket, count: 2)
+            #expect(try Self.json(messages.last)["data"] as? String == "via the proxy")
+            await socket.close()
+            let seen = proxy.requests.value
+            if kind == .socks5 {
+                #expect(seen == ["SOCKS5 127.0.0.1:\(server.port)"])
+            } else {
+                #expect(seen.first?.hasPrefix("CONNECT 127.0.0.1:\(server.port) HTTP/1.1") == true)
+                #expect(seen.first?.range(of: "proxy-authorization: Basic dTpwIHc=", options: .caseInsensitive) != nil)
+            }
+        }
+        await server.stop()
+    }
+
+    /// `wss`: a self-signed certificate is refused unless certificates are not verified
+    /// (`insecure`); then the TLS handshake passes, and this server (not a WebSocket) says no.
+    @Test(.enabled(if: SelfSignedCertificate.opensslAvailable)) func wssVerifiesTheCertificateUnlessInsecure()
+        async throws
+    {
+        let server = try TLSTests.OpenSSLServer()
+        defer { server.stop() }
+        // By name: TLS gives no server name for an address (SNI), and WSClient always sends one.
+        let url = "wss://localhost:\(server.port)/ws"
+        await #expect {
+            _ = try await WebSocketConnection.open(url, configuration: .init(connectTimeout: .seconds(5)))
+        } throws: { error in
+            "\(error)".contains("certificate not trusted")
+        }
+        await #expect {
+            _ = try await WebSocketConnection.open(
+                url, configuration: .init(verifyCertificates: false, connectTimeout: .seconds(5)))
+        } throws: { error in
+            "\(error)".contains("did not switch /ws to WebSocket")
+        }
+        await #expect {
+            _ = try await WebSocketConnection.open("wss://127.0.0.1:\(server.port)/ws")
+        } throws: { error in
+            "\(error)".contains("wss:// to an IP address is not supported here")
+        }
     }
 }

@@ -1,5 +1,6 @@
 import FathomDemo
 import FathomHTTP
+import FathomTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -97,6 +98,20 @@ import Testing
         let after = await run(executor, ["get /users/1", "expect status 200"])
         #expect(after.map(\.outcome) == [.succeeded, .succeeded])
         executor.background.listen(nil)
+        await server.stop()
+    }
+
+    /// The session's `proxy` carries the WebSocket, as it carries requests.
+    @Test func theProxySettingApplies() async throws {
+        let server = try await DemoAPI.start()
+        let proxy = try TunnelProxy()
+        defer { proxy.stop() }
+        let executor = executor()
+        let results = await run(
+            executor,
+            ["base \(server.baseURL)", "proxy http://127.0.0.1:\(proxy.port)", "ws /ws", "expect message", "close"])
+        #expect(results.map(\.outcome) == Array(repeating: .succeeded, count: 5), "\(results.map(texts))")
+        #expect(proxy.requests.value.first?.hasPrefix("CONNECT 127.0.0.1:\(server.port) HTTP/1.1") == true)
         await server.stop()
     }
 

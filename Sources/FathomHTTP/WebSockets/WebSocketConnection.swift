@@ -456,7 +456,19 @@ public final class WebSocketConnection: Sendable {
             if error.connectionErrors.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil {
                 return .dnsFailure(host: error.host)
             }
+            if let inner = error.connectionErrors.first?.error {
+                if let io = inner as? IOError, io.errnoCode == ECONNREFUSED {
+                    return .connectionRefused(host: error.host, port: error.port)
+                }
+                return map(inner, url: url)
+            }
             return .connectionRefused(host: error.host, port: error.port)
+        case let error as NIOSSLExtraError where error == .cannotUseIPAddressInSNI:
+            // WSClient always names the host for SNI, which TLS does not allow for an address.
+            return .tls(
+                host: url.host, reason: "wss:// to an IP address is not supported here: use the server's host name")
+        case let error as NIOSSLExtraError:
+            return .tls(host: url.host, reason: AsyncHTTPClientTransport.tlsReason(String(describing: error)))
         case let error as IOError where error.errnoCode == ECONNREFUSED:
             return .connectionRefused(host: url.host, port: port)
         case let error as IOError where error.errnoCode == ECONNRESET || error.errnoCode == EPIPE:
