@@ -236,7 +236,8 @@ enum DemoTour {
         Try: get /users · get /users/1 · post /users name=Grace email=grace@example.com · get /users/9999
         Auth: post /login username=ada password=difference-engine, then auth bearer TOKEN · help lists every command
         The demo's OpenAPI description is loaded: ls · describe getUser · op getUser id=2 · spec coverage
-        Streams: get /events · get /stream count==0 (Ctrl-C ends it) · A race: post /accounts/1/withdraw amount:=60 --repeat 2 -c 2
+        Streams: get /events · get /stream count==0 (Ctrl-C ends it) · ws /ws?ticks=3 (Ctrl-D closes)
+        A race: post /accounts/1/withdraw amount:=60 --repeat 2 -c 2
 
         """
     }

@@ -102,7 +102,7 @@ struct Tour {
             "   \(results.count) responses in \((ContinuousClock.now - started).shortDescription): \(names.prefix(4).joined(separator: ", "))…"
         )
 
-        step(6, "Server-sent events as they arrive, and NDJSON lines")
+        step(6, "Server-sent events as they arrive, NDJSON lines, and a WebSocket")
         var ticks: [String] = []
         for try await event in client.events(for: .get("/events").query("count", 3).query("ms", 50)) {
             ticks.append("\(event.type ?? "-") \(event.id ?? "-")")
@@ -111,6 +111,16 @@ struct Tour {
         var lines = 0
         for try await _ in client.events(for: .get("/stream").query("count", 4).query("ms", 10)) { lines += 1 }
         print("   \(lines) NDJSON lines")
+        let socket = try await WebSocketConnection.open(baseURL + "/ws?ticks=2&ms=20")
+        try await socket.send(.text(#"{"hello": "ws"}"#))
+        var messages: [String] = []
+        for await event in socket.events {
+            guard case .message(.text(let text), _) = event else { break }
+            messages.append(text)
+            if messages.count == 4 { break }
+        }
+        let close = await socket.close(code: 4000, reason: "tour over")
+        print("   WebSocket: \(messages.count) messages (\(messages.first ?? "")…), closed with \(close.code ?? 0)")
 
         step(7, "A race, found by sending twice at once and comparing the answers")
         _ = try await client.send(.put("/accounts/2").body(json: ["balance": 100]))

@@ -16,6 +16,7 @@ import Testing
         #expect(lines.contains("10 responses in"))
         #expect(lines.contains("events: tick 1, tick 2, done 3"))
         #expect(lines.contains("4 NDJSON lines"))
+        #expect(lines.contains("WebSocket: 4 messages ({\"type\":\"welcome\",\"user\":null}…), closed with 4000"))
         #expect(
             lines.contains("two withdrawals of 60 from 100: {\"id\":2,\"balance\":-20} and {\"id\":2,\"balance\":40}"))
         #expect(lines.contains("Authorization: Bearer ••••"))
