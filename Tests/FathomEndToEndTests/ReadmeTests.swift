@@ -6,11 +6,12 @@ import Testing
     static let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("README.md")
 
-    /// Every line the README shows typed at the demo's prompt (`GET 127.0.0.1:40415/> …`), in
-    /// order, in one `fathom --demo` session: each succeeds, and says what the README says it does.
+    /// Every line the README shows typed at the demo's prompt (`GET 127.0.0.1:40415/> …`, or a
+    /// WebSocket's `ws 127.0.0.1:40415/ws> …`), in order, in one `fathom --demo` session: each
+    /// succeeds, and says what the README says it does.
     @Test func everyPromptLineRunsAgainstTheDemo() throws {
         let text = try String(contentsOf: Self.readme, encoding: .utf8)
-        let prompt = try Regex(#"^[A-Z]+ 127\.0\.0\.1:40415/\S*( \[[^\]]*\])?> (.+)$"#)
+        let prompt = try Regex(#"^(?:[A-Z]+|ws) 127\.0\.0\.1:40415/\S*( \[[^\]]*\])?> (.+)$"#)
         var lines: [String] = []
         for line in text.split(separator: "\n") {
             if let match = try prompt.wholeMatch(in: String(line)), let command = match.output[2].substring {
