@@ -222,7 +222,7 @@ public enum DemoOpenAPI {
               "get": {
                 "operationId": "webSocket", "summary": "WebSocket: a welcome, echoes, ticks pushed; {\"type\":\"close\",\"code\":4000} closes, {\"type\":\"drop\"} cuts it mid-message", "tags": ["streams"],
                 "parameters": [
-                  {"name": "ticks", "in": "query", "description": "tick messages the server pushes", "schema": {"type": "integer", "minimum": 0, "maximum": 10000, "default": 0}},
+                  {"name": "ticks", "in": "query", "description": "tick messages the server pushes", "schema": {"type": "integer", "minimum": 0, "maximum": 1000000, "default": 0}},
                   {"name": "ms", "in": "query", "description": "between ticks", "schema": {"type": "integer", "minimum": 0, "maximum": 60000, "default": 100}}
                 ],
                 "responses": {"101": {"description": "Switching Protocols: the conversation is WebSocket messages (`ws /ws`)"}, "426": {"$ref": "#/components/responses/Problem"}}

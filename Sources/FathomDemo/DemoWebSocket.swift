@@ -23,7 +23,7 @@ enum DemoWebSocket {
             let uri = URI(request.path ?? "/")
             guard uri.path == "/ws" else { return .dontUpgrade }
             let query = uri.queryParameters
-            let ticks = min(10_000, max(0, query["ticks"].flatMap { Int($0) } ?? 0))
+            let ticks = min(1_000_000, max(0, query["ticks"].flatMap { Int($0) } ?? 0))
             let ms = min(60_000, max(0, query["ms"].flatMap { Int($0) } ?? 100))
             let token = DemoAPI.bearerToken(request.headerFields)
             let user: String? =
@@ -35,7 +35,7 @@ enum DemoWebSocket {
                     if ticks > 0 {
                         group.addTask {
                             for n in 1...ticks {
-                                try await Task.sleep(for: .milliseconds(ms))
+                                if ms > 0 { try await Task.sleep(for: .milliseconds(ms)) }
                                 try await outbound.write(.text("{\"type\":\"tick\",\"n\":\(n)}"))
                             }
                         }

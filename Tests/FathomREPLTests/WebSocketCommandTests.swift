@@ -137,6 +137,23 @@ import Testing
     }
 }
 
+/// The sink outputs go through while they arrive.
+@Suite struct LiveOutputsTests {
+    /// Reading the handler must not wrap it once more each time: 200,000 outputs (a long
+    /// WebSocket conversation) once overflowed a pool thread's stack through nested thunks.
+    @Test func aHandlerCalledMillionsOfTimesStaysFlat() async {
+        let live = LiveOutputs()
+        let count = Mutex(0)
+        live.listen { _ in count.withLock { $0 += 1 } }
+        await Task.detached {
+            for _ in 0..<200_000 { live.send(.event(.recordingOn)) }
+        }.value
+        #expect(count.withLock { $0 } == 200_000)
+        live.listen(nil)
+        #expect(!live.send(.event(.recordingOn)))
+    }
+}
+
 /// Outputs shown in the background, for a test to wait on.
 final class OutputsSeen: Sendable {
     private let outputs = Mutex<[WebSocketOutput]>([])

@@ -74,20 +74,28 @@ enum StreamDocument {
 /// Where outputs go while a line still runs (a stream's head and events): the loop that runs
 /// lines sets it, and a script or a replay that does not leaves them for the line's end.
 final class LiveOutputs: Sendable {
-    private let sink = Mutex<(@Sendable (Output) -> Void)?>(nil)
+    /// The handler in a box: a closure read out of a `Mutex` (`withLock { $0 }`) is written back
+    /// wrapped in one more reabstraction thunk each time, and 4,600 WebSocket messages later
+    /// calling it overflowed the stack. A class reference is read back as it is.
+    private final class Sink: Sendable {
+        let handler: @Sendable (Output) -> Void
+        init(_ handler: @escaping @Sendable (Output) -> Void) { self.handler = handler }
+    }
+
+    private let sink = Mutex<Sink?>(nil)
 
     /// Sends `output` now; `false` when no one is listening.
     @discardableResult
     func send(_ output: Output) -> Bool {
         guard let sink = sink.withLock({ $0 }) else { return false }
-        sink(output)
+        sink.handler(output)
         return true
     }
 
     var isListening: Bool { sink.withLock { $0 != nil } }
 
     func listen(_ handler: (@Sendable (Output) -> Void)?) {
-        sink.withLock { $0 = handler }
+        sink.withLock { $0 = handler.map(Sink.init) }
     }
 }
 

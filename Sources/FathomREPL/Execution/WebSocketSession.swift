@@ -43,7 +43,8 @@ struct WebSocketOutput: Sendable {
 /// waiting for one (`expect message`). Messages are shown as they arrive through the
 /// executor's ``Executor/background`` outputs, whether a line runs or the prompt waits.
 final class OpenWebSocket: Sendable {
-    /// The most messages kept for `expect message`; older ones are dropped.
+    /// The fewest messages kept for `expect message`: older ones are dropped, this many at a
+    /// time once twice as many are kept (one array move per 10,000 messages, not one each).
     static let keptLimit = 10_000
 
     let connection: WebSocketConnection
@@ -77,9 +78,9 @@ final class OpenWebSocket: Sendable {
                 case .message(let message, let at):
                     let (number, waiters) = state.withLock { state in
                         state.received.append(message)
-                        if state.received.count > Self.keptLimit {
-                            state.received.removeFirst()
-                            state.dropped += 1
+                        if state.received.count >= 2 * Self.keptLimit {
+                            state.received.removeFirst(Self.keptLimit)
+                            state.dropped += Self.keptLimit
                         }
                         let waiters = Array(state.waiters.values)
                         state.waiters.removeAll()
