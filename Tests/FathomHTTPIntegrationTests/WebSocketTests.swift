@@ -137,7 +137,9 @@ import Testing
             if case NetworkError.timeout(.connect, _) = error { return true }
             return false
         }
-        #expect(ContinuousClock.now - start < .seconds(5))
+        // It gives up instead of waiting forever for an upgrade that never comes; the bound is
+        // loose for a busy machine (a parallel test run on 2 cores took 8 s to fire the 300 ms timer).
+        #expect(ContinuousClock.now - start < .seconds(30))
     }
 
     @Test func aConversationGoesThroughAnHTTPOrSOCKS5Proxy() async throws {

@@ -72,10 +72,12 @@ import Testing
 }
 
 @Suite struct SendCommandTests {
-    @Test func takesNoArgumentsButTheBatchFlags() throws {
+    @Test func takesTheBatchFlagsOrAWebSocketMessage() throws {
         #expect(try parse("send") == SendCommand())
-        let extra = parseError("send now")
-        #expect(extra?.column == 6)
+        // Words that are not flags are a message for the open WebSocket (`ws`).
+        #expect(try parse("send now") == SendCommand(message: .text("now")))
+        let extra = parseError("send --repeat 2 now")
+        #expect(extra?.column == 17)
         #expect(extra?.message == "send takes no 'now'")
         #expect(
             try parse("send --repeat 5 -c 2 --rate 600/m")
