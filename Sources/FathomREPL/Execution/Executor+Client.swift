@@ -89,7 +89,7 @@ extension Executor {
         transportConfiguration.redirectLimit = settings.redirectLimit
         if let timeout = options.requestTimeout ?? settings.timeout { transportConfiguration.timeout = timeout }
         if let connectTimeout = options.connectTimeout { transportConfiguration.connectTimeout = connectTimeout }
-        if let proxy = settings.proxy { transportConfiguration.proxy = .server(try ProxyServer(parsing: proxy)) }
+        transportConfiguration.proxy = try proxySettings()
         if settings.cookies { transportConfiguration.cookieJar = cookieJar }
         transportConfiguration.maxConnectionsPerHost = max(
             transportConfiguration.maxConnectionsPerHost, clients.connectionsWanted)
@@ -131,6 +131,12 @@ extension Executor {
         clients.wireKey = key
         clients.apis = [:]
         clients.plain = nil
+    }
+
+    /// The session's `proxy`, or the environment's (`HTTP(S)_PROXY`, `NO_PROXY`) without one.
+    func proxySettings() throws -> ProxySettings {
+        guard let proxy = session.settings.proxy else { return .environment }
+        return .server(try ProxyServer(parsing: proxy))
     }
 
     /// Credentials with variables expanded, in the order the auth line has them; a relative OAuth2

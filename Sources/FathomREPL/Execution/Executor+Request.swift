@@ -159,17 +159,10 @@ extension Executor {
         var request = outgoing.request
         let auth = outgoing.auth ?? outgoing.api.map { session.apis[$0].auth } ?? AuthSpec.none
         let before = Set(request.headers.map(\.name))
-        let credentials = try expandedCredentials(auth, base: outgoing.api.map { session.apis[$0].base })
-        if let authenticator = fixedAuthenticator(auth, credentials) {
-            // Fixed credentials need no network: the preview shows them (masked) as they will go.
-            try await authenticator.authorize(&request)
-        }
+        // Fixed credentials need no network: the preview shows them (masked) as they will go.
+        try await authorize(&request, outgoing, fetchingTokens: false)
         let added = Set(request.headers.map(\.name)).subtracting(before)
-        if session.settings.cookies, !request.headers.contains(.cookie),
-            let cookies = cookieJar.header(for: request.url)
-        {
-            request.headers.add(.cookie, cookies)
-        }
+        addCookies(to: &request)
         let draftNames = Set(draft.headers.map { NetworkHeaders.Name($0.name) })
         let defaultNames = Set(
             (outgoing.api.map { session.apis[$0].defaultHeaders } ?? []).map { NetworkHeaders.Name($0.name) })
@@ -185,6 +178,27 @@ extension Executor {
         return RequestPreview(
             request: request, tokenFetchedOnSend: tokenFetchedOnSend, sources: sources,
             api: outgoing.api.flatMap { origin(of: session.apis[$0].base) }, origin: outgoing.origin)
+    }
+
+    /// Adds the credentials `outgoing` goes with — the draft's own, else its API's — as the
+    /// client's authenticator would: fixed ones always, a token that needs the network (OAuth2)
+    /// only when `fetchingTokens`.
+    func authorize(_ request: inout PreparedRequest, _ outgoing: Outgoing, fetchingTokens: Bool) async throws {
+        let auth = outgoing.auth ?? outgoing.api.map { session.apis[$0].auth } ?? AuthSpec.none
+        guard auth != .none else { return }
+        let credentials = try expandedCredentials(auth, base: outgoing.api.map { session.apis[$0].base })
+        let authenticator =
+            fetchingTokens ? try self.authenticator(auth, credentials) : fixedAuthenticator(auth, credentials)
+        try await authenticator?.authorize(&request)
+    }
+
+    /// Adds the cookie jar's cookies for the request's URL, unless the jar is off or the request
+    /// has its own `Cookie`.
+    func addCookies(to request: inout PreparedRequest) {
+        guard session.settings.cookies, !request.headers.contains(.cookie),
+            let cookies = cookieJar.header(for: request.url)
+        else { return }
+        request.headers.add(.cookie, cookies)
     }
 
     func body(_ spec: BodySpec) throws -> RequestBody? {

@@ -25,22 +25,12 @@ extension Executor {
         draft.target = Self.httpTarget(try session.variables.expand(written))
         let outgoing = try prepare(draft)
         var request = outgoing.request
-        if let api = outgoing.api {
-            let state = session.apis[api]
-            if state.auth != .none,
-                let authenticator = try authenticator(state.auth, try expandedCredentials(state.auth, base: state.base))
-            {
-                try await authenticator.authorize(&request)
-            }
-        }
+        try await authorize(&request, outgoing, fetchingTokens: true)
+        addCookies(to: &request)
         let settings = session.settings
-        if settings.cookies, !request.headers.contains(.cookie), let cookies = cookieJar.header(for: request.url) {
-            request.headers.add(.cookie, cookies)
-        }
-        let proxy =
-            try settings.proxy.map { try ProxyServer(parsing: $0) } ?? ProxySettings.environment.proxy(for: request.url)
         let configuration = WebSocketConnection.Configuration(
-            headers: request.headers, verifyCertificates: !settings.insecure, proxy: proxy,
+            headers: request.headers, verifyCertificates: !settings.insecure,
+            proxy: try proxySettings().proxy(for: request.url),
             connectTimeout: options.connectTimeout ?? settings.timeout ?? .seconds(10))
         let connection = try await WebSocketConnection.open(request.url.description, configuration: configuration)
         recordCoverage(method: .get, url: request.url, status: 101)
