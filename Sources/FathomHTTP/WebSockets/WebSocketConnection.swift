@@ -153,6 +153,8 @@ public final class WebSocketConnection: Sendable {
         var timer: Task<Void, any Error>?
         /// The code and reason this side closed with, once it did.
         var closing: (code: Int, reason: String?)?
+        /// The bytes of a message still unfinished when the messages stopped.
+        var unfinished: Int?
         var close: WebSocketClose?
     }
 
@@ -336,7 +338,7 @@ public final class WebSocketConnection: Sendable {
         var pending: (binary: Bool, bytes: ByteBuffer)?
         defer {
             let unfinished = pending?.bytes.readableBytes
-            state.withLock { $0.close = WebSocketClose(initiator: .dropped, unfinishedBytes: unfinished) }
+            state.withLock { $0.unfinished = unfinished }
         }
         for try await frame in inbound {
             var data = frame.data
@@ -370,7 +372,7 @@ public final class WebSocketConnection: Sendable {
             let opening = state.opening
             state.opening = nil
             state.timer?.cancel()
-            let unfinished = state.close?.unfinishedBytes
+            let unfinished = state.unfinished
             var close: WebSocketClose
             switch result {
             case .success(let frame?):
