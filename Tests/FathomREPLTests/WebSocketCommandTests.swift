@@ -115,6 +115,29 @@ import Testing
         await server.stop()
     }
 
+    /// `log headers` shows what the upgrade carried, masked, and how the conversation ended.
+    @Test func theUpgradeIsInTheWireLogMasked() async throws {
+        let server = try await DemoAPI.start()
+        let executor = executor()
+        let directory = NSTemporaryDirectory() + "fathom-ws-log-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let planted = "ws-log-Secret-61d2a9"
+        let results = await run(
+            executor,
+            [
+                "base \(server.baseURL)", "secret token = \(planted)", "auth bearer {{token}}",
+                "log headers \(directory)/wire.log", "ws /ws", "close 4000",
+            ])
+        #expect(results.allSatisfy { $0.outcome == .succeeded }, "\(results.map(texts))")
+        let log = try String(contentsOfFile: directory + "/wire.log", encoding: .utf8)
+        #expect(log.contains("upgrade=websocket"), "\(log)")
+        #expect(log.contains("Authorization: Bearer ••••"), "\(log)")
+        #expect(log.contains("websocket closed"), "\(log)")
+        #expect(!log.contains(planted) && !log.contains(String(planted.suffix(8))))
+        await server.stop()
+    }
+
     @Test func aSavedConversationReplaysTheSameLines() async throws {
         let server = try await DemoAPI.start()
         let executor = executor()

@@ -13,13 +13,7 @@ struct WireLog {
 
     func logRequest(_ request: PreparedRequest) {
         guard detail > .off else { return }
-        var metadata: Logger.Metadata = [
-            "method": .string(request.method.rawValue),
-            "url": .string(redactor.redact(request.url)),
-        ]
-        if detail >= .headers {
-            metadata["headers"] = headers(request.headers)
-        }
+        var metadata = requestMetadata(method: request.method, url: request.url, headers: request.headers)
         if detail >= .body, let body = request.body {
             switch body {
             case .bytes(let data): metadata["body"] = .string(text(data))
@@ -59,14 +53,48 @@ struct WireLog {
     }
 
     func logFailure(_ request: PreparedRequest, error: NetworkError) {
+        logFailure(method: request.method, url: request.url, error: error)
+    }
+
+    func logFailure(method: HTTPMethod, url: RequestURL, error: NetworkError) {
         guard detail > .off else { return }
         logger.info(
             "request failed",
             metadata: [
-                "method": .string(request.method.rawValue),
-                "url": .string(redactor.redact(request.url)),
+                "method": .string(method.rawValue),
+                "url": .string(redactor.redact(url)),
                 "error": .string(redactor.redact(error.description)),
             ])
+    }
+
+    /// A WebSocket's upgrade request (`request`, with `upgrade: websocket`), as the request it is.
+    func logUpgrade(url: RequestURL, headers: NetworkHeaders) {
+        guard detail > .off else { return }
+        var metadata = requestMetadata(method: .get, url: url, headers: headers)
+        metadata["upgrade"] = "websocket"
+        logger.info("request", metadata: metadata)
+    }
+
+    /// A WebSocket's end: who closed it, with which code.
+    func logClose(url: RequestURL, _ close: WebSocketClose) {
+        guard detail > .off else { return }
+        var metadata: Logger.Metadata = [
+            "url": .string(redactor.redact(url)), "by": .string("\(close.initiator)"),
+        ]
+        if let code = close.code { metadata["code"] = .stringConvertible(code) }
+        if let error = close.error { metadata["error"] = .string(redactor.redact(error)) }
+        logger.info("websocket closed", metadata: metadata)
+    }
+
+    private func requestMetadata(method: HTTPMethod, url: RequestURL, headers: NetworkHeaders) -> Logger.Metadata {
+        var metadata: Logger.Metadata = [
+            "method": .string(method.rawValue),
+            "url": .string(redactor.redact(url)),
+        ]
+        if detail >= .headers {
+            metadata["headers"] = self.headers(headers)
+        }
+        return metadata
     }
 
     private func headers(_ headers: NetworkHeaders) -> Logger.MetadataValue {

@@ -121,17 +121,28 @@ public final class WebSocketConnection: Sendable {
         public var connectTimeout: Duration
         /// The largest message accepted; a bigger one ends the connection (1009).
         public var maxMessageSize: Int
+        /// Where the upgrade request and the close are logged (as a ``NetworkClient`` logs its
+        /// requests); `nil` logs nothing.
+        public var logger: Logger?
+        /// How much of the upgrade is logged: ``LogDetail/headers`` adds its header fields, masked.
+        public var logDetail: LogDetail
+        /// Masks secrets in what is logged.
+        public var redactor: Redactor
 
         /// Creates a configuration.
         public init(
             headers: NetworkHeaders = NetworkHeaders(), verifyCertificates: Bool = true, proxy: ProxyServer? = nil,
-            connectTimeout: Duration = .seconds(10), maxMessageSize: Int = 16 << 20
+            connectTimeout: Duration = .seconds(10), maxMessageSize: Int = 16 << 20, logger: Logger? = nil,
+            logDetail: LogDetail = .info, redactor: Redactor = Redactor()
         ) {
             self.headers = headers
             self.verifyCertificates = verifyCertificates
             self.proxy = proxy
             self.connectTimeout = connectTimeout
             self.maxMessageSize = maxMessageSize
+            self.logger = logger
+            self.logDetail = logDetail
+            self.redactor = redactor
         }
     }
 
@@ -174,6 +185,10 @@ public final class WebSocketConnection: Sendable {
         _ url: String, configuration: Configuration = Configuration()
     ) async throws(NetworkError) -> WebSocketConnection {
         let target = try webSocketURL(url)
+        let log = configuration.logger.map {
+            WireLog(logger: $0, detail: configuration.logDetail, redactor: configuration.redactor)
+        }
+        log?.logUpgrade(url: target, headers: configuration.headers)
         let (events, sink) = AsyncStream<WebSocketEvent>.makeStream()
         let (ended, endSink) = AsyncStream<Void>.makeStream()
         let connection = WebSocketConnection(url: target, events: events, ended: ended)
@@ -229,7 +244,8 @@ public final class WebSocketConnection: Sendable {
                         $0 = Task {
                             let result: Result<WebSocketCloseFrame?, any Error>
                             do { result = .success(try await run()) } catch { result = .failure(error) }
-                            connection.finish(result, url: target, sink: sink)
+                            let close = connection.finish(result, url: target, sink: sink)
+                            if let close { log?.logClose(url: target, close) }
                             endSink.finish()
                         }
                     }
@@ -243,7 +259,9 @@ public final class WebSocketConnection: Sendable {
                 connection.failOpening(CancellationError())
             }
         } catch {
-            throw map(error, url: target)
+            let failure = map(error, url: target)
+            log?.logFailure(method: .get, url: target, error: failure)
+            throw failure
         }
         return connection
     }
@@ -364,12 +382,17 @@ public final class WebSocketConnection: Sendable {
     }
 
     /// Records how the connection ended and delivers it as the last event.
+    ///
+    /// Returns how it ended, or `nil` when it never opened.
+    @discardableResult
     private func finish(
         _ result: Result<WebSocketCloseFrame?, any Error>, url: RequestURL,
         sink: AsyncStream<WebSocketEvent>.Continuation
-    ) {
-        let (opening, close) = state.withLock { state -> (CheckedContinuation<Void, any Error>?, WebSocketClose) in
+    ) -> WebSocketClose? {
+        let (opening, close, opened) = state.withLock {
+            state -> (CheckedContinuation<Void, any Error>?, WebSocketClose, Bool) in
             let opening = state.opening
+            let opened = state.writer != nil
             state.opening = nil
             state.timer?.cancel()
             let unfinished = state.unfinished
@@ -400,7 +423,7 @@ public final class WebSocketConnection: Sendable {
             }
             state.close = close
             state.writer = nil
-            return (opening, close)
+            return (opening, close, opened)
         }
         if let opening {
             switch result {
@@ -411,6 +434,7 @@ public final class WebSocketConnection: Sendable {
         }
         sink.yield(.closed(close))
         sink.finish()
+        return opened ? close : nil
     }
 
     private static func number(_ code: WebSocketErrorCode) -> Int {

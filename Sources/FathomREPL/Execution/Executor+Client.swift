@@ -133,6 +133,12 @@ extension Executor {
         clients.plain = nil
     }
 
+    /// The wire log's logger as the settings have it now (`log`), or `nil` when it is off.
+    func wireLogger() throws -> Logger? {
+        try prepareWire()
+        return clients.logger
+    }
+
     /// The session's `proxy`, or the environment's (`HTTP(S)_PROXY`, `NO_PROXY`) without one.
     func proxySettings() throws -> ProxySettings {
         guard let proxy = session.settings.proxy else { return .environment }

@@ -31,7 +31,8 @@ extension Executor {
         let configuration = WebSocketConnection.Configuration(
             headers: request.headers, verifyCertificates: !settings.insecure,
             proxy: try proxySettings().proxy(for: request.url),
-            connectTimeout: options.connectTimeout ?? settings.timeout ?? .seconds(10))
+            connectTimeout: options.connectTimeout ?? settings.timeout ?? .seconds(10), logger: try wireLogger(),
+            logDetail: settings.logDetail, redactor: redactor)
         let connection = try await WebSocketConnection.open(request.url.description, configuration: configuration)
         recordCoverage(method: .get, url: request.url, status: 101)
         let shown = redactor.redact(connection.url.description)
