@@ -43,6 +43,25 @@ import Testing
         await server.stop()
     }
 
+    /// After `ws`, `expect` and `let` do not read the response before it as if it were the
+    /// WebSocket's; `expect message` reads the WebSocket.
+    @Test func aResponseBeforeTheWebSocketIsNotReadAsItsOwn() async throws {
+        let server = try await DemoAPI.start()
+        let executor = executor()
+        let results = await run(
+            executor,
+            [
+                "base \(server.baseURL)", "get /users/1", "ws /ws", "expect status 200", "let id = $.id",
+                "expect message",
+            ])
+        #expect(results.map(\.outcome) == [.succeeded, .succeeded, .succeeded, .failed, .failed, .succeeded])
+        #expect(texts(results[3]).contains("the last request opened a WebSocket, which has messages, not a response"))
+        // An earlier response, named, is read as ever.
+        #expect(await run(executor, ["let id = $.id #1"]).map(\.outcome) == [.succeeded])
+        await executor.endWebSocket()
+        await server.stop()
+    }
+
     @Test func expectMessageGivesUpAtTheTimeout() async throws {
         let server = try await DemoAPI.start()
         let executor = executor()

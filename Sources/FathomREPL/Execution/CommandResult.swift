@@ -24,15 +24,21 @@ struct CommandResult: Sendable {
         return nil
     }
 
-    /// Whether the line's request got an answer: a response, a batch (whatever its requests
-    /// got), or a WebSocket that opened.
+    /// Whether the line's request got an answer: a response, or a batch (whatever its requests
+    /// got) — what `expect` and `let` read.
     var answered: Bool {
         outputs.contains {
             switch $0 {
             case .response, .batch: true
-            case .webSocket(let output): if case .opened = output.kind { true } else { false }
             default: false
             }
+        }
+    }
+
+    /// Whether the line opened a WebSocket (`ws`): answered, with messages rather than a response.
+    var openedWebSocket: Bool {
+        outputs.contains {
+            if case .webSocket(let output) = $0, case .opened = output.kind { true } else { false }
         }
     }
 }

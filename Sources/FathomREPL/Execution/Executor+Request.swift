@@ -419,6 +419,11 @@ extension Executor {
     /// an older request's.
     func checkLastRequestAnswered() throws {
         guard !session.lastRequestAnswered else { return }
+        if session.lastRequestOpenedWebSocket {
+            throw CommandError(
+                "the last request opened a WebSocket, which has messages, not a response",
+                hint: "`expect message …` waits for one; name an earlier response with #N")
+        }
         throw CommandError(
             "the last request got no response", hint: "send it again, or name an earlier response: let NAME = EXPR #N")
     }

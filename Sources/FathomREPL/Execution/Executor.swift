@@ -196,6 +196,7 @@ public actor Executor {
             // `expect` and `let` read the last response: after a request that got none, that
             // would be an older request's.
             session.lastRequestAnswered = result.answered
+            session.lastRequestOpenedWebSocket = result.openedWebSocket
         }
         // A failed expectation is still part of the session: it says what should hold.
         if result.outcome != .failed, let kind = command.logKind {

@@ -171,7 +171,9 @@ struct FileRun {
             result = await executor.run(command, text: entry.text, location: location)
         }
         if options.format == .json { printer.print(result.outputs) }
-        if let reason = runner.stopReason(), result.outcome == .failed || command.sendsRequest && !result.answered {
+        if let reason = runner.stopReason(),
+            result.outcome == .failed || command.sendsRequest && !result.answered && !result.openedWebSocket
+        {
             // Stopped while it ran: the line says so, not how the cancelled request failed.
             record([.interrupted(reason)])
             stopped = reason.skipped
@@ -179,7 +181,7 @@ struct FileRun {
         }
         if command.sendsRequest {
             current?.retries = attempts
-            unanswered = !result.answered
+            unanswered = !result.answered && !result.openedWebSocket
         }
         for case .batch(let batch) in result.outputs {
             // A batch is one line of the report: its requests, its commonest status, its time.

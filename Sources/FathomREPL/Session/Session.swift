@@ -30,6 +30,8 @@ struct Session: Equatable, Sendable {
     /// Whether the last line that meant to send a request got a response: `expect` and `let`
     /// refuse to read an older response as if it were that request's.
     var lastRequestAnswered = true
+    /// Whether that line opened a WebSocket: `expect message` reads it, `expect status` cannot.
+    var lastRequestOpenedWebSocket = false
     /// A description given from outside the session's lines (`fathom replay --spec`): it belongs
     /// to the first API a `base` line names.
     var givenSpec: LoadedSpec?
