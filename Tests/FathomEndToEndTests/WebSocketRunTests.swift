@@ -39,8 +39,8 @@ import Testing
         let failing = try FathomBinary.run(
             [server.baseURL, "--color", "never"],
             script: """
-                timeout 300ms
                 ws /ws
+                timeout 300ms
                 expect message $.type == "never"
                 """)
         #expect(failing.status == 1)

@@ -37,8 +37,7 @@ import Testing
         try await socket.send(.binary(Data([0, 1, 2, 255])))
         let messages = await Self.messages(socket, count: 6)
         #expect(try Self.json(messages.first)["type"] as? String == "welcome")
-        let echo = try #require(
-            try messages.map { try? Self.json($0) }.first { $0?["type"] as? String == "echo" } ?? nil)
+        let echo = try #require(messages.compactMap { try? Self.json($0) }.first { $0["type"] as? String == "echo" })
         #expect((echo["data"] as? [String: Any])?["hello"] as? String == "world")
         #expect(messages.contains(.binary(Data([0, 1, 2, 255]))))
         let ticks = messages.compactMap { try? Self.json($0) }.filter { $0["type"] as? String == "tick" }

@@ -9,35 +9,17 @@ import NIOSSL
 extension AsyncHTTPClientTransport {
     /// Maps AsyncHTTPClient, NIO and TLS errors to ``NetworkError`` with the host, the limit or the reason.
     func map(_ error: any Error, url: RequestURL, timeout: Duration) -> NetworkError {
+        if let mapped = NetworkError.socket(
+            error, url: url, port: url.effectivePort,
+            inner: {
+                map($0, url: url, timeout: timeout)
+            })
+        {
+            return mapped
+        }
         switch error {
-        case let error as NetworkError:
-            return error
-        case is CancellationError:
-            return .cancelled(after: nil)
         case let error as HTTPClientError:
             return map(error, url: url, timeout: timeout)
-        case let error as NIOConnectionError:
-            if error.connectionErrors.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil {
-                return .dnsFailure(host: error.host)
-            }
-            if let inner = error.connectionErrors.first?.error {
-                // The address that refused, which is the proxy's when one is in use.
-                if let io = inner as? IOError, io.errnoCode == ECONNREFUSED {
-                    return .connectionRefused(host: error.host, port: error.port)
-                }
-                return map(inner, url: url, timeout: timeout)
-            }
-            return .connectionRefused(host: error.host, port: error.port)
-        case let error as IOError where error.errnoCode == ECONNREFUSED:
-            return .connectionRefused(host: url.host, port: url.effectivePort)
-        case let error as IOError where error.errnoCode == ECONNRESET || error.errnoCode == EPIPE:
-            return .connectionClosed("\(url.authority) reset the connection")
-        case is SocketAddressError:
-            return .dnsFailure(host: url.host)
-        case let error as NIOSSLError:
-            return .tls(host: url.host, reason: Self.tlsReason(String(describing: error)))
-        case let error as NIOSSLExtraError:
-            return .tls(host: url.host, reason: Self.tlsReason(String(describing: error)))
         case let error as HTTPParserError:
             if case .invalidEOFState = error { return .connectionClosed("\(url.authority) closed the connection") }
             if case .headerOverflow = error {
@@ -128,5 +110,54 @@ extension AsyncHTTPClientTransport {
             return "the server did not answer with TLS (is it plain http?)"
         }
         return description
+    }
+}
+
+extension NetworkError {
+    /// A failure of the connection itself as a ``NetworkError``, under any protocol on it.
+    ///
+    /// Connecting, name resolution, TLS and a reset are named with the host and what to do. The
+    /// HTTP transport and the WebSocket client both start from it.
+    ///
+    /// - Parameters:
+    ///   - error: What was thrown.
+    ///   - url: Where the connection went.
+    ///   - port: The port it went to (the URL's, or its scheme's default).
+    ///   - inner: Maps the error of the first connection attempt that failed for another reason
+    ///     than a refusal (a TLS failure while connecting, say).
+    /// - Returns: The failure, or `nil` for an error of the protocol itself.
+    static func socket(
+        _ error: any Error, url: RequestURL, port: Int, inner: (any Error) -> NetworkError
+    ) -> NetworkError? {
+        switch error {
+        case let error as NetworkError:
+            return error
+        case is CancellationError:
+            return .cancelled(after: nil)
+        case let error as NIOConnectionError:
+            if error.connectionErrors.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil {
+                return .dnsFailure(host: error.host)
+            }
+            if let first = error.connectionErrors.first?.error {
+                // The address that refused, which is the proxy's when one is in use.
+                if let io = first as? IOError, io.errnoCode == ECONNREFUSED {
+                    return .connectionRefused(host: error.host, port: error.port)
+                }
+                return inner(first)
+            }
+            return .connectionRefused(host: error.host, port: error.port)
+        case let error as IOError where error.errnoCode == ECONNREFUSED:
+            return .connectionRefused(host: url.host, port: port)
+        case let error as IOError where error.errnoCode == ECONNRESET || error.errnoCode == EPIPE:
+            return .connectionClosed("\(url.authority) reset the connection")
+        case is SocketAddressError:
+            return .dnsFailure(host: url.host)
+        case let error as NIOSSLError:
+            return .tls(host: url.host, reason: AsyncHTTPClientTransport.tlsReason(String(describing: error)))
+        case let error as NIOSSLExtraError:
+            return .tls(host: url.host, reason: AsyncHTTPClientTransport.tlsReason(String(describing: error)))
+        default:
+            return nil
+        }
     }
 }

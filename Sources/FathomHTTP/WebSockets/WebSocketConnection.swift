@@ -474,37 +474,20 @@ public final class WebSocketConnection: Sendable {
 
     /// NIO, TLS and upgrade errors as ``NetworkError``, with the host and what to do.
     static func map(_ error: any Error, url: RequestURL) -> NetworkError {
-        let port = url.port ?? (url.scheme == "wss" ? 443 : 80)
-        switch error {
-        case let error as NetworkError: return error
-        case is CancellationError: return .cancelled(after: nil)
-        case let error as NIOConnectionError:
-            if error.connectionErrors.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil {
-                return .dnsFailure(host: error.host)
-            }
-            if let inner = error.connectionErrors.first?.error {
-                if let io = inner as? IOError, io.errnoCode == ECONNREFUSED {
-                    return .connectionRefused(host: error.host, port: error.port)
-                }
-                return map(inner, url: url)
-            }
-            return .connectionRefused(host: error.host, port: error.port)
-        case let error as NIOSSLExtraError where error == .cannotUseIPAddressInSNI:
+        if let error = error as? NIOSSLExtraError, error == .cannotUseIPAddressInSNI {
             // WSClient always names the host for SNI, which TLS does not allow for an address.
             return .tls(
                 host: url.host, reason: "wss:// to an IP address is not supported here: use the server's host name")
-        case let error as NIOSSLExtraError:
-            return .tls(host: url.host, reason: AsyncHTTPClientTransport.tlsReason(String(describing: error)))
-        case let error as IOError where error.errnoCode == ECONNREFUSED:
-            return .connectionRefused(host: url.host, port: port)
-        case let error as IOError where error.errnoCode == ECONNRESET || error.errnoCode == EPIPE:
-            return .connectionClosed("\(url.authority) reset the connection")
+        }
+        let port = url.port ?? (url.scheme == "wss" ? 443 : 80)
+        if let mapped = NetworkError.socket(error, url: url, port: port, inner: { map($0, url: url) }) {
+            return mapped
+        }
+        switch error {
         case ChannelError.connectTimeout(let after):
             return .timeout(.connect, after: .nanoseconds(after.nanoseconds))
         case is ChannelError:
             return .connectionClosed("the WebSocket to \(url.authority) is closed")
-        case let error as NIOSSLError:
-            return .tls(host: url.host, reason: AsyncHTTPClientTransport.tlsReason(String(describing: error)))
         case let error as WebSocketClientError where error == .webSocketUpgradeFailed:
             return .transport(
                 "\(url.authority) did not switch \(url.path) to WebSocket (no 101 Switching Protocols): is it a WebSocket endpoint?"
