@@ -117,4 +117,109 @@ import Testing
         #expect(received.contains("Authorization: Bearer \(Self.planted)") && received.contains("X-Client: fathom"))
         #expect(run.stdout.contains("shared  \(other.baseURL)"))
     }
+
+    /// Switching environments replaces the environment's variables: env a's secret `token` is not
+    /// sent to env b's server (b has none), and `vars` no longer lists what only a set.
+    @Test func anEnvironmentSwitchLeavesNothingOfTheLastOne() throws {
+        let first = try FaultServer { _, _ in .response(body: "{}") }
+        let second = try FaultServer { _, _ in .response(body: "{}") }
+        defer {
+            first.stop()
+            second.stop()
+        }
+        let directory = NSTemporaryDirectory() + "fathom-env-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try """
+        {"a": {"base": "\(first.baseURL)", "variables": {"onlya": "1"}, "secrets": ["token"]},
+         "b": {"base": "\(second.baseURL)", "variables": {"onlyb": "2"}}}
+        """.write(toFile: directory + "/fathom.env.json", atomically: true, encoding: .utf8)
+        let run = try FathomBinary.run(
+            ["--color", "never"],
+            script: """
+                env use a
+                auth bearer {{token}}
+                get /one
+                env use b
+                vars
+                get /two
+                auth none
+                get /three
+                """, environment: ["FATHOM_SECRET_TOKEN": Self.planted], directory: directory)
+        #expect(first.requests.count == 1 && Self.received(first).contains("Bearer \(Self.planted)"))
+        let received = Self.received(second)
+        #expect(second.requests.count == 1, "the request needing {{token}} fails: \(run.stdout)\(run.stderr)")
+        #expect(!received.contains(Self.planted) && !received.lowercased().contains("authorization"), "\(received)")
+        #expect(run.stderr.contains("unknown variable 'token'"), "\(run.stderr)")
+        #expect(run.stdout.contains("environment b (was a)") && run.stdout.contains("no longer set: onlya, token"))
+        #expect(!run.stdout.contains("onlya = 1"), "vars lists only b's: \(run.stdout)")
+    }
+
+    /// An API is an origin resolved when its base is set: a variable in the base that later names
+    /// another server takes requests there, but not the API's credentials or defaults — and says so.
+    @Test func aVariableInTheBaseCarriesNoStateElsewhere() throws {
+        let first = try FaultServer { _, _ in .response(body: "{}") }
+        let second = try FaultServer { _, _ in .response(body: "{}") }
+        defer {
+            first.stop()
+            second.stop()
+        }
+        let run = try FathomBinary.run(
+            ["--color", "never"],
+            script: """
+                set h = \(first.baseURL.dropFirst("http://".count))
+                base http://{{h}}
+                auth bearer \(Self.planted)
+                default header X-TB: 1
+                get /x
+                set h = \(second.baseURL.dropFirst("http://".count))
+                get /x
+                """)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(Self.received(first).contains("Bearer \(Self.planted)") && Self.received(first).contains("X-TB: 1"))
+        let received = Self.received(second)
+        #expect(second.requests.count == 1)
+        #expect(!received.contains(Self.planted) && !received.contains("X-TB"), "\(received)")
+        #expect(run.stdout.contains("stayed behind"), "\(run.stdout)")
+    }
+
+    /// A mock belongs to the API it was set for: a request to another origin goes to the network
+    /// (the second server answers it), and a mocked response says `mock`.
+    @Test func mocksAnswerOnlyTheirAPI() throws {
+        let first = try FaultServer { _, _ in .response(body: "{}") }
+        let second = try FaultServer { _, _ in .response(body: #"{"real": true}"#) }
+        defer {
+            first.stop()
+            second.stop()
+        }
+        let run = try FathomBinary.run(
+            ["--color", "never", first.baseURL],
+            script: """
+                mock /users status 503
+                get /users
+                get \(second.baseURL)/users
+                """)
+        #expect(first.requests.isEmpty, "the mock answered its API's request")
+        #expect(second.requests.count == 1, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("mock 503"), "\(run.stdout)")
+        #expect(run.stdout.contains("\"real\": true"))
+        let json = try FathomBinary.run(
+            ["--output", "json", first.baseURL], script: "mock /users status 503\nget /users")
+        #expect(json.stdout.contains(#""protocol":"mock""#), "\(json.stdout)")
+    }
+
+    /// `api unshare` ran under exclusivity checking aborted the process (a closure reading the
+    /// session while it was written); `api` lists the shares.
+    @Test func apiShareAndUnshare() throws {
+        let other = try FaultServer { _, _ in .response(body: "{}") }
+        defer { other.stop() }
+        let run = try FathomBinary.run(
+            [
+                "--color", "never", "-c", "base http://127.0.0.1:18001", "-c", "api share \(other.baseURL)", "-c",
+                "api",
+                "-c", "api unshare \(other.baseURL)", "-c", "api",
+            ])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("shared with \(other.baseURL)"), "\(run.stdout)")
+    }
 }

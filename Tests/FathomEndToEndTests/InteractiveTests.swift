@@ -181,6 +181,67 @@ struct InteractiveTests {
         #expect(!screen.contains(planted))
     }
 
+    /// A line that fails still declared its secret: the history file holds it masked. A line that
+    /// is no command at all (a misspelt `auht`) stays out of the file, though Up still recalls it.
+    @Test func failedLinesReachTheHistoryFileMaskedOrNotAtAll() throws {
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let planted = "nobase-SECRET-2718281828"
+        let typo = "typo-SECRET-3141592653"
+        let terminal = try start("")
+        try terminal.waitFor(">")
+        for line in ["auth bearer \(planted)", "auht bearer \(typo)", "auth basic ada:\(planted)x"] {
+            try terminal.type(line)
+            try terminal.send("Enter")
+            try terminal.waitFor("error")
+            try terminal.waitForPrompt()
+        }
+        try terminal.send("Up")
+        try terminal.send("Up")
+        try terminal.waitFor("auht bearer")
+        try terminal.send("C-u")
+        try terminal.type("exit")
+        try terminal.send("Enter")
+        try terminal.waitFor("FATHOM-EXIT=0")
+        let history = try String(contentsOfFile: state + "/fathom/history", encoding: .utf8)
+        #expect(history.contains("auth bearer ••••1828"), "\(history)")
+        #expect(!history.contains(planted) && !history.contains("2718281828x"), "\(history)")
+        #expect(!history.contains(typo) && !history.contains("auht"), "\(history)")
+    }
+
+    /// A secret asked for at the prompt keeps its line: the slow line's notice does not draw over
+    /// it, Ctrl-C cancels the line, and an empty answer says what to do (not "run on a terminal").
+    @Test func aSecretPromptIsUsable() throws {
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let terminal = try start()
+        try terminal.waitFor("/>")
+        try terminal.type("secret apikey")
+        try terminal.send("Enter")
+        try terminal.waitFor("apikey:")
+        Thread.sleep(forTimeInterval: 2)
+        var screen = try terminal.screen()
+        #expect(screen.contains("apikey:") && !screen.contains("Ctrl-C cancels"), "\(screen)")
+        try terminal.send("C-c")
+        screen = try terminal.waitFor("cancel")
+        try terminal.waitForPrompt()
+        try terminal.type("secret apikey")
+        try terminal.send("Enter")
+        try terminal.waitFor("apikey:")
+        try terminal.send("Enter")
+        screen = try terminal.waitFor("no value was typed for 'apikey'")
+        #expect(!screen.contains("run on a terminal"), "\(screen)")
+        try terminal.waitForPrompt()
+        try terminal.type("secret apikey")
+        try terminal.send("Enter")
+        try terminal.waitFor("apikey:")
+        try terminal.type("typed-key-123456789")
+        try terminal.send("Enter")
+        try terminal.waitForPrompt()
+        try terminal.type("vars")
+        try terminal.send("Enter")
+        screen = try terminal.waitFor("apikey")
+        #expect(!screen.contains("typed-key-123456789"))
+    }
+
     @Test func passwordIsReadWithoutEchoAndLongBodiesArePaged() throws {
         defer { try? FileManager.default.removeItem(atPath: state) }
         let paged = NSTemporaryDirectory() + "fathom-paged-\(UUID().uuidString)"

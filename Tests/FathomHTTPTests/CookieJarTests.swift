@@ -38,4 +38,36 @@ import Testing
         #expect(jar.header(for: try RequestURL(parsing: "http://api.example.com/")) == nil)
         #expect(jar.header(for: try RequestURL(parsing: "https://api.example.com/")) == "s=1")
     }
+
+    /// RFC 6265 §5.1.3 and §5.3 step 5 as a table: the host that set the cookie, its `Domain`
+    /// attribute, a host a request goes to, and whether the cookie goes there.
+    static let domainCases: [(setBy: String, domain: String?, to: String, sent: Bool)] = [
+        ("127.0.0.1", "0.1", "127.1.0.1", false),  // an address matches only itself
+        ("127.0.0.1", "0.1", "127.0.0.1", false),  // …and the cookie was refused, not stored
+        ("127.0.0.1", "127.0.0.1", "127.0.0.1", true),  // its own address: host-only
+        ("127.0.0.1", "127.0.0.1", "1.127.0.0.1", false),
+        ("127.0.0.1", nil, "127.0.0.1", true),
+        ("127.0.0.1", nil, "127.0.0.2", false),
+        ("api.example.com", "example.com", "www.example.com", true),
+        ("api.example.com", "example.com", "example.com", true),
+        ("api.example.com", ".example.com", "a.b.example.com", true),
+        ("api.example.com", "example.com", "badexample.com", false),  // a suffix, not after a dot
+        ("api.example.com", "xample.com", "api.example.com", false),  // refused: not a parent
+        ("api.example.com", "com", "other.com", false),  // a public suffix: refused
+        ("api.example.co.uk", "co.uk", "evil.co.uk", false),
+        ("app.github.io", "github.io", "evil.github.io", false),
+        ("localhost", "localhost", "localhost", true),  // a one-label host's own name: host-only
+        ("localhost", "localhost", "a.localhost", false),
+        ("api.example.com", nil, "www.api.example.com", false),  // no Domain: host-only
+        ("api.example.com", "api.example.com", "www.api.example.com", true),
+    ]
+
+    @Test(arguments: domainCases.indices)
+    func domainMatchingFollowsTheRFC(_ index: Int) throws {
+        let row = Self.domainCases[index]
+        let field = "c=1; Path=/" + (row.domain.map { "; Domain=\($0)" } ?? "")
+        let jar = store(field, from: try RequestURL(parsing: "http://\(row.setBy)/"))
+        let sent = jar.header(for: try RequestURL(parsing: "http://\(row.to)/")) != nil
+        #expect(sent == row.sent, "\(row.setBy) setting Domain=\(row.domain ?? "-"), sent to \(row.to)")
+    }
 }

@@ -58,4 +58,34 @@ import Testing
         #expect(masked.range(of: try #require(secret.data(using: encoding))) == nil)
         #expect(masked.range(of: try #require("\"ok\": true".data(using: encoding))) != nil, "the rest is as it was")
     }
+
+    /// A short secret (a password like `admin`, one letter) is masked where it stands as a value,
+    /// never inside other words: masking every `a` would hide `http://`, masking `admin` would
+    /// turn `administrator` into `••••istrator`.
+    @Test func shortSecretsAreMaskedOnlyWhereTheyStandWhole() {
+        let redactor = Redactor()
+        redactor.addSecret("admin")
+        redactor.addSecret("t")
+        #expect(
+            redactor.redact(#"{"role": "administrator", "url": "http://x.test"}"#)
+                == #"{"role": "administrator", "url": "http://x.test"}"#)
+        #expect(redactor.redact(#"{"password": "admin"}"#) == #"{"password": "••••"}"#)
+        #expect(redactor.redact("ada:admin t") == "ada:•••• ••••")
+        #expect(redactor.redact("admin") == "••••")
+        let bytes = redactor.redact(bytes: Data(#"{"p":"admin","q":"admins"}"#.utf8))
+        #expect(String(decoding: bytes, as: UTF8.self) == #"{"p":"••••","q":"admins"}"#)
+        let utf16 = redactor.redact(bytes: #"["admin","xadmin"]"#.data(using: .utf16LittleEndian)!)
+        #expect(String(data: utf16, encoding: .utf16LittleEndian) == #"["••••","xadmin"]"#)
+    }
+
+    /// A preview cut before it was masked must not give a secret's start away: with the mask's
+    /// last four characters elsewhere, the two together would be the whole secret.
+    @Test func theStartOfACutSecretIsMasked() {
+        let redactor = Redactor()
+        let secret = "sk-live-0123456789abcdef"
+        redactor.addSecret(secret)
+        let masked = redactor.redact("{\"key\": \"sk-live-0123456789abc…")
+        #expect(!masked.contains("sk-live"), "\(masked)")
+        #expect(redactor.redact("the words go on…") == "the words go on…")
+    }
 }

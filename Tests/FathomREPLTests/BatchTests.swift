@@ -59,7 +59,7 @@ import Testing
         // Member order and the volatile `at` make no class of their own; the minority is its difference.
         let diff = try #require(summary.classes[1].diff)
         #expect(diff.changes.map(\.path.description) == ["$['balance']"])
-        let text = BatchRenderer(palette: Palette(enabled: false)).render(summary)
+        let text = BatchRenderer(palette: Palette(enabled: false), redactor: Redactor()).render(summary)
         #expect(text.contains("45 × 200 OK  {\"balance\":50}"))
         #expect(text.contains(" 5 × 200 OK  ~ $['balance']  50 → -50"))
         // One entry in the history, read as its summary.

@@ -35,4 +35,7 @@ final class BufferConsole: Console {
     }
 
     func readSecret(prompt: String) async -> String? { secretAnswer }
+
+    /// Someone answers when the test gave an answer.
+    var canAskForSecrets: Bool { secretAnswer != nil }
 }

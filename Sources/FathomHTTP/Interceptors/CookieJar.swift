@@ -75,7 +75,7 @@ public final class CookieJar: Hashable, Sendable {
         let matching = storage.withLock { cookies in
             cookies.filter { cookie in
                 (cookie.expires.map { $0 > now } ?? true)
-                    && (host == cookie.domain || (cookie.includesSubdomains && host.hasSuffix("." + cookie.domain)))
+                    && (host == cookie.domain || (cookie.includesSubdomains && Self.domainMatches(host, cookie.domain)))
                     && Self.pathMatches(url.path, cookie.path)
                     && (!cookie.secure || url.scheme == "https" || host == "127.0.0.1" || host == "localhost")
             }
@@ -85,6 +85,39 @@ public final class CookieJar: Hashable, Sendable {
         return matching.sorted { $0.path.count > $1.path.count }.map { "\($0.name)=\($0.value)" }
             .joined(separator: "; ")
     }
+
+    /// Whether `host` domain-matches `domain` as a subdomain of it
+    /// ([RFC 6265 §5.1.3](https://www.rfc-editor.org/rfc/rfc6265#section-5.1.3)): `domain` is a
+    /// suffix of `host` after a dot, and `host` is a host name, not an IP address (an address
+    /// matches only itself).
+    static func domainMatches(_ host: String, _ domain: String) -> Bool {
+        !isAddress(host) && !isAddress(domain) && host.hasSuffix("." + domain)
+    }
+
+    /// Whether `host` is an IPv4 or IPv6 address rather than a name.
+    static func isAddress(_ host: String) -> Bool {
+        if host.contains(":") || host.hasPrefix("[") { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts.allSatisfy { part in !part.isEmpty && part.allSatisfy(\.isNumber) }
+    }
+
+    /// Whether `domain` is a public suffix, under which anyone may register a name.
+    ///
+    /// A top-level domain (one label), or one of the common registry suffixes below. Fathom
+    /// carries no copy of the whole Public Suffix List; these are the suffixes most names are
+    /// registered under.
+    static func isPublicSuffix(_ domain: String) -> Bool {
+        !domain.contains(".") || publicSuffixes.contains(domain)
+    }
+
+    private static let publicSuffixes: Set<String> = [
+        "co.uk", "org.uk", "ac.uk", "gov.uk", "me.uk", "ltd.uk", "plc.uk", "net.uk", "com.au", "net.au", "org.au",
+        "edu.au", "gov.au", "co.nz", "org.nz", "co.jp", "ne.jp", "or.jp", "ac.jp", "co.kr", "or.kr", "com.br",
+        "net.br", "org.br", "com.cn", "net.cn", "org.cn", "com.tw", "com.hk", "com.sg", "com.mx", "com.ar", "co.in",
+        "net.in", "org.in", "co.za", "com.tr", "com.ua", "co.il", "com.pl", "github.io", "gitlab.io",
+        "herokuapp.com", "appspot.com", "azurewebsites.net", "cloudfront.net", "netlify.app", "vercel.app",
+        "pages.dev", "workers.dev", "blogspot.com", "s3.amazonaws.com", "compute.amazonaws.com",
+    ]
 
     static func pathMatches(_ requestPath: String, _ cookiePath: String) -> Bool {
         requestPath == cookiePath
@@ -111,11 +144,17 @@ public final class CookieJar: Hashable, Sendable {
             case "expires":
                 if cookie.expires == nil, let date = Self.httpDate(value) { cookie.expires = date }
             case "domain":
-                let domain = value.lowercased().drop { $0 == "." }
+                let domain = String(value.lowercased().drop { $0 == "." })
                 guard !domain.isEmpty else { continue }
-                // A server may only set cookies for itself or a parent domain of itself.
-                guard cookie.domain == domain || cookie.domain.hasSuffix("." + domain) else { return nil }
-                cookie.domain = String(domain)
+                if cookie.domain == domain {
+                    // Its own host: a public suffix or an address stays host-only (§5.3 step 5).
+                    cookie.includesSubdomains = !Self.isAddress(domain) && !Self.isPublicSuffix(domain)
+                    continue
+                }
+                // A server may only set cookies for a parent domain of itself, never for a
+                // public suffix, and an address has no parent domain (§5.1.3, §5.3 step 5).
+                guard Self.domainMatches(cookie.domain, domain), !Self.isPublicSuffix(domain) else { return nil }
+                cookie.domain = domain
                 cookie.includesSubdomains = true
             case "path":
                 if value.hasPrefix("/") { cookie.path = value }

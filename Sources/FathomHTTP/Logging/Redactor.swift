@@ -9,6 +9,12 @@ import Synchronization
 /// start), and registered secret values (``addSecret(_:)``), which are masked wherever they appear —
 /// in URLs, header values and bodies, raw, percent-encoded or JSON-escaped.
 ///
+/// A secret of at least eight characters is masked wherever it occurs; a shorter one (a password
+/// like `admin`, a one-letter value) only where it stands whole — as a word, a JSON string, a
+/// header or query value — never inside another word (`administrator`, `http://`), where it would
+/// hide text that is not the secret. The start of a secret cut off before an ellipsis (`sk-live-01…`,
+/// a preview shortened before it was masked) is masked too.
+///
 /// A masked value reads `••••` followed by its last four characters when it is longer than twelve
 /// characters, else just `••••`. The redactor is shared and safe to use from any thread.
 public final class Redactor: Sendable {
@@ -91,6 +97,10 @@ public final class Redactor: Sendable {
         value.count > 12 ? mask + String(value.suffix(4)) : mask
     }
 
+    /// Secrets this long or longer are masked wherever they occur; shorter ones only where they
+    /// stand whole (see the type's discussion).
+    static let unambiguousLength = 8
+
     /// `text` with every registered secret value masked.
     public func redact(_ text: String) -> String {
         let secrets = state.withLock { $0.secrets }
@@ -98,10 +108,58 @@ public final class Redactor: Sendable {
         var result = text
         for secret in secrets {
             for form in secret.forms where result.contains(form) {
-                result = result.replacingOccurrences(of: form, with: secret.masked)
+                result =
+                    form.count >= Self.unambiguousLength
+                    ? result.replacingOccurrences(of: form, with: secret.masked)
+                    : Self.replacingWhole(form, in: result, with: secret.masked)
             }
         }
+        if result.contains("…") { result = Self.maskingCutSecrets(result, secrets) }
         return result
+    }
+
+    /// `text` with each occurrence of `form` that stands whole — no letter, digit or `_` touching
+    /// it on either side — replaced by `mask`.
+    private static func replacingWhole(_ form: String, in text: String, with mask: String) -> String {
+        var result = ""
+        var rest = text[...]
+        while let range = rest.range(of: form) {
+            let before = range.lowerBound == rest.startIndex ? result.last : rest[rest.index(before: range.lowerBound)]
+            let after = range.upperBound == rest.endIndex ? nil : rest[range.upperBound]
+            result += rest[..<range.lowerBound]
+            result += isWordCharacter(before) || isWordCharacter(after) ? form : mask
+            rest = rest[range.upperBound...]
+        }
+        result += rest
+        return result
+    }
+
+    private static func isWordCharacter(_ character: Character?) -> Bool {
+        guard let character else { return false }
+        return character.isLetter || character.isNumber || character == "_"
+    }
+
+    /// `text` with the start of a long secret that was cut off just before an ellipsis masked:
+    /// six characters or more of a secret's beginning, then `…`.
+    private static func maskingCutSecrets(_ text: String, _ secrets: [Secret]) -> String {
+        let minimum = 6
+        var result = ""
+        var rest = text[...]
+        while let ellipsis = rest.firstIndex(of: "…") {
+            var head = String(rest[..<ellipsis])
+            for secret in secrets where secret.value.count >= Self.unambiguousLength {
+                let longest = min(secret.value.count - 1, head.count)
+                guard longest >= minimum else { continue }
+                for length in stride(from: longest, through: minimum, by: -1)
+                where head.hasSuffix(secret.value.prefix(length)) {
+                    head = String(head.dropLast(length)) + mask
+                    break
+                }
+            }
+            result += head + "…"
+            rest = rest[rest.index(after: ellipsis)...]
+        }
+        return result + rest
     }
 
     /// The value of a header field as it may be shown.
@@ -161,10 +219,19 @@ public final class Redactor: Sendable {
                 // The bullets have no Latin-1 spelling: `*` stands for them there.
                 let mask = encoding == .isoLatin1 ? String(secret.masked.map { $0.isASCII ? $0 : "*" }) : secret.masked
                 guard let replacement = mask.data(using: encoding) else { continue }
+                let width = encoding == .utf16LittleEndian || encoding == .utf16BigEndian ? 2 : 1
                 for form in secret.forms {
                     guard let needle = form.data(using: encoding), !needle.isEmpty else { continue }
+                    let whole = form.count < Self.unambiguousLength
                     var searchStart = result.startIndex
                     while let range = result.range(of: needle, in: searchStart..<result.endIndex) {
+                        if whole,
+                            Self.wordUnit(in: result, at: range.lowerBound - width, width, encoding)
+                                || Self.wordUnit(in: result, at: range.upperBound, width, encoding)
+                        {
+                            searchStart = range.upperBound
+                            continue
+                        }
                         result.replaceSubrange(range, with: replacement)
                         searchStart = range.lowerBound + replacement.count
                     }
@@ -172,6 +239,20 @@ public final class Redactor: Sendable {
             }
         }
         return result
+    }
+
+    /// Whether the code unit of `width` bytes at `offset` is an ASCII letter, digit or `_`.
+    private static func wordUnit(in data: Data, at offset: Int, _ width: Int, _ encoding: String.Encoding) -> Bool {
+        guard offset >= data.startIndex, offset + width <= data.endIndex else { return false }
+        let unit: UInt16 =
+            width == 1
+            ? UInt16(data[offset])
+            : encoding == .utf16LittleEndian
+                ? UInt16(data[offset]) | UInt16(data[offset + 1]) << 8
+                : UInt16(data[offset]) << 8 | UInt16(data[offset + 1])
+        guard unit < 0x80 else { return width == 1 ? false : Character(UnicodeScalar(unit) ?? " ").isLetter }
+        let scalar = Character(UnicodeScalar(UInt8(unit)))
+        return scalar.isLetter || scalar.isNumber || scalar == "_"
     }
 
     /// The charsets a secret is looked for in, in bytes: UTF-8 first, then those a text body

@@ -155,7 +155,6 @@ public final class WebSocketConnection: Sendable {
 
     private let state: Mutex<State>
     private let task: Mutex<Task<Void, Never>?>
-    private let ended: AsyncStream<Void>
 
     private struct State {
         var writer: WebSocketOutboundWriter?
@@ -167,12 +166,13 @@ public final class WebSocketConnection: Sendable {
         /// The bytes of a message still unfinished when the messages stopped.
         var unfinished: Int?
         var close: WebSocketClose?
+        /// This side closed and the server did not answer in time: the connection was ended.
+        var unanswered = false
     }
 
-    private init(url: RequestURL, events: AsyncStream<WebSocketEvent>, ended: AsyncStream<Void>) {
+    private init(url: RequestURL, events: AsyncStream<WebSocketEvent>) {
         self.url = url
         self.events = events
-        self.ended = ended
         self.state = Mutex(State())
         self.task = Mutex(nil)
     }
@@ -190,8 +190,7 @@ public final class WebSocketConnection: Sendable {
         }
         log?.logUpgrade(url: target, headers: configuration.headers)
         let (events, sink) = AsyncStream<WebSocketEvent>.makeStream()
-        let (ended, endSink) = AsyncStream<Void>.makeStream()
-        let connection = WebSocketConnection(url: target, events: events, ended: ended)
+        let connection = WebSocketConnection(url: target, events: events)
         var clientConfiguration = WebSocketClientConfiguration(
             maxFrameSize: min(configuration.maxMessageSize, 1 << 24), closeTimeout: .seconds(3))
         for field in configuration.headers {
@@ -246,7 +245,6 @@ public final class WebSocketConnection: Sendable {
                             do { result = .success(try await run()) } catch { result = .failure(error) }
                             let close = connection.finish(result, url: target, sink: sink)
                             if let close { log?.logClose(url: target, close) }
-                            endSink.finish()
                         }
                     }
                     let timer = Task {
@@ -307,9 +305,29 @@ public final class WebSocketConnection: Sendable {
         if let writer {
             try? await writer.close(WebSocketErrorCode(codeNumber: code), reason: reason)
         }
-        for await _ in ended {}
+        // The server has `closeWait` to answer; then the connection is ended without it. (The
+        // reader goes on reading until the answer comes, so the bound is kept here, not by it.)
+        let connection = task.withLock { $0 }
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await connection?.value
+                return true
+            }
+            group.addTask {
+                try? await Task.sleep(for: Self.closeWait)
+                return false
+            }
+            if await group.next() == false {
+                state.withLock { $0.unanswered = true }
+                connection?.cancel()
+            }
+            group.cancelAll()
+        }
         return state.withLock { $0.close } ?? WebSocketClose(initiator: .client)
     }
+
+    /// How long ``close(code:reason:)`` waits for the server's close frame.
+    static let closeWait: Duration = .seconds(3)
 
     /// Ends the connection at once, without a close handshake.
     public func cancel() {
@@ -420,6 +438,13 @@ public final class WebSocketConnection: Sendable {
             if let closing = state.closing, close.initiator == .dropped, unfinished == nil, case .success = result {
                 // We closed and the server went without answering: ended all the same.
                 close = WebSocketClose(initiator: .client, code: closing.code, reason: closing.reason)
+            }
+            if let closing = state.closing, state.unanswered {
+                close = WebSocketClose(
+                    initiator: .client, code: closing.code, reason: closing.reason,
+                    error:
+                        "\(url.authority) did not answer the close within \(Self.closeWait.components.seconds) s: ended without it"
+                )
             }
             state.close = close
             state.writer = nil

@@ -12,7 +12,7 @@ struct ApiCommand: SingleCommand {
             base's API's state too (a gateway, a second host of the same API); `api unshare URL` stops it. \
             `base URL` switches APIs, `show session` lists what each holds.
             """,
-        completion: .subcommands([.init("share", then: .paths), .init("unshare", then: .paths)]), group: .session)
+        completion: .subcommands([.init("share", then: .none), .init("unshare", then: .none)]), group: .session)
 
     enum Action: Equatable, Sendable {
         case list
@@ -45,10 +45,15 @@ struct ApiCommand: SingleCommand {
         switch action {
         case .list:
             let session = executor.session
-            let items = session.apis.enumerated().map { index, api in
-                Listing.Item(
-                    name: api.base, value: executor.origin(of: api.base),
-                    detail: api.auth.kindName, marked: index == session.current)
+            var items: [Listing.Item] = []
+            for (index, api) in session.apis.enumerated() {
+                items.append(
+                    Listing.Item(
+                        name: api.base, value: api.origin, detail: api.auth.kindName, marked: index == session.current))
+                // What it shares with, under it: those origins get its state too.
+                for share in api.shared {
+                    items.append(Listing.Item(name: "  shared with " + share.url, value: share.origin))
+                }
             }
             return .shows(.listing(Listing(kind: .apis, items: items)))
         case .share(let url):
@@ -60,17 +65,20 @@ struct ApiCommand: SingleCommand {
             if let other = executor.apiIndex(forOrigin: origin), other == index {
                 throw CommandError("\(origin) is the base's API already", hint: "`api` lists the APIs")
             }
-            if !executor.session.apis[index].shared.contains(where: { executor.origin(of: $0) == origin }) {
-                executor.session.apis[index].shared.append(url)
+            if !executor.session.apis[index].shared.contains(where: { $0.origin == origin }) {
+                executor.session.apis[index].shared.append(API.Share(url: url, origin: origin))
             }
         case .unshare(let url):
             let index = try executor.currentAPIIndex(for: "api unshare")
             let origin = executor.origin(of: url)
-            let before = executor.session.apis[index].shared.count
-            executor.session.apis[index].shared.removeAll { executor.origin(of: $0) == origin || $0 == url }
-            guard executor.session.apis[index].shared.count < before else {
+            // Origins are read before the list changes: reading the session inside a closure that
+            // changes it would be an overlapping access (a crash, not an error).
+            let shared = executor.session.apis[index].shared
+            let kept = shared.filter { $0.origin != origin && $0.url != url }
+            guard kept.count < shared.count else {
                 throw CommandError("the base's API is not shared with '\(url)'", hint: "`show session` lists what is")
             }
+            executor.session.apis[index].shared = kept
         }
         return .done
     }

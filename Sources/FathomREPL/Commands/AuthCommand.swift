@@ -73,6 +73,18 @@ struct AuthCommand: SingleCommand {
         return AuthCommand(scope: scope, auth: settled)
     }
 
+    var declaredSecrets: [String] {
+        let written: [String?] =
+            switch auth {
+            case .bearer(let token)?: [token]
+            case .basic(_, let password)?: [password]
+            case .apiKey(_, _, let value)?: [value]
+            case .oauth2ClientCredentials(_, _, let secret, _)?: [secret]
+            default: []
+            }
+        return written.compactMap { $0 }.filter { !Variables.hasReference($0) }
+    }
+
     func credentialName(for value: String) -> String? {
         switch auth {
         case .bearer?: "token"
@@ -102,9 +114,10 @@ struct AuthCommand: SingleCommand {
             if let password {
                 typed = try variables.expand(password)
             } else {
-                guard let answer = await executor.options.prompter.readSecret(prompt: "password for \(user): "),
-                    !answer.isEmpty
-                else {
+                let answer: String
+                do {
+                    answer = try await executor.ask(for: "password", prompt: "password for \(user): ")
+                } catch is CommandError where !executor.options.prompter.canAskForSecrets {
                     throw CommandError(
                         "auth basic \(user) needs a password", hint: "write USER:PASS, or run on a terminal to be asked"
                     )

@@ -41,6 +41,11 @@ protocol Command: Sendable, Equatable {
     /// name that says what it is.
     func credentialName(for value: String) -> String?
 
+    /// The credential values the line holds as written (a token, a password, a secret's value;
+    /// `{{templates}}` left out): masked from then on even when the line fails, so a line that
+    /// could not run never reaches the screen or the history file in clear.
+    var declaredSecrets: [String] { get }
+
     /// The files the command reads, as the line writes them (relative ones under the session
     /// file's folder): `replay` checks they exist before anything is sent.
     var filesRead: [String] { get }
@@ -58,6 +63,8 @@ extension Command {
     func credentialName(for value: String) -> String? { nil }
 
     var filesRead: [String] { [] }
+
+    var declaredSecrets: [String] { [] }
 
     var changesOnlyWhenItSucceeds: Bool { false }
 

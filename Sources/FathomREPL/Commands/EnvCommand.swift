@@ -43,17 +43,26 @@ struct EnvCommand: SingleCommand {
                 hint: CommandError.suggestion(for: name, among: session.environments.map(\.name))
                     ?? "known: \(session.environments.map(\.name).joined(separator: ", "))")
         }
-        // Resolve every secret first, so a missing one changes nothing.
+        // Resolve every secret first, so a missing one changes nothing: from the environment
+        // (`FATHOM_SECRET_<NAME>`, `.env`), a secret already set by that name, else asked for.
         var secrets: [(String, String)] = []
         for secret in environment.secrets {
-            guard let value = executor.storedSecretValue(secret) else {
-                throw CommandError.noValue(forSecret: secret, canBeAsked: false)
+            if let value = executor.storedSecretValue(secret) {
+                secrets.append((secret, value))
+            } else if session.variables.isSecret(secret), let value = session.variables[secret] {
+                secrets.append((secret, value))
+            } else {
+                secrets.append((secret, try await executor.secretValue(secret)))
             }
-            secrets.append((secret, value))
         }
         // Loaded before anything changes: a description that does not load leaves the session as it was.
         var spec: LoadedSpec?
         if let source = environment.spec { spec = try await executor.loadSpec(source).0 }
+        // The environment before takes its variables with it: what it set and this one does not
+        // is no longer set (its secrets stay masked).
+        let names = environment.variables.map(\.0) + environment.secrets
+        let removed = session.environmentVariables.filter { !names.contains($0) }
+        for name in removed { _ = executor.session.variables.remove(name) }
         for (key, value) in environment.variables { executor.session.variables.set(key, value) }
         for (key, value) in secrets {
             executor.redactor.addSecret(value)
@@ -68,6 +77,12 @@ struct EnvCommand: SingleCommand {
             }
         }
         executor.session.currentEnvironment = name
-        return .done
+        executor.session.environmentVariables = names
+        return .shows(
+            .event(
+                .environmentSwitched(
+                    EnvironmentSwitch(
+                        name: name, previous: session.currentEnvironment, base: environment.base,
+                        variables: names, secrets: environment.secrets, removed: removed))))
     }
 }

@@ -1,3 +1,4 @@
+import FathomHTTP
 import Foundation
 
 /// `mock PATH @FILE | mock PATH status CODE | mock off`: answers matching paths locally through
@@ -6,6 +7,11 @@ struct MockCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "mock", synopsis: "mock PATH @FILE | mock PATH status CODE | mock off",
         summary: "answer matching paths locally (the library's MockTransport); bare `mock` lists",
+        details: """
+            A mock belongs to the API it was set for: it answers requests to that origin whose path \
+            and query contain PATH (a full URL names its own origin), and every other request goes \
+            to the network. A mocked response says `mock` where the protocol would be.
+            """,
         completion: .paths, group: .client)
 
     enum Action: Equatable, Sendable {
@@ -47,7 +53,8 @@ struct MockCommand: SingleCommand {
         switch action {
         case .list:
             let items = executor.session.settings.mocks.map { route in
-                Listing.Item(name: route.path, value: "\(route.status)", detail: route.file.map { "@\($0)" })
+                Listing.Item(
+                    name: route.origin + route.path, value: "\(route.status)", detail: route.file.map { "@\($0)" })
             }
             return .shows(.listing(Listing(kind: .mocks, items: items)))
         case .off: executor.session.settings.mocks = []
@@ -56,19 +63,31 @@ struct MockCommand: SingleCommand {
             guard FileManager.default.isReadableFile(atPath: expanded) else {
                 throw CommandError("cannot read '\(file)'", hint: "give a readable file after @")
             }
-            add(
-                ClientSettings.MockRoute(
-                    path: try executor.session.variables.expand(path), status: 200, file: expanded), executor)
+            let (origin, route) = try Self.scope(path, executor)
+            add(ClientSettings.MockRoute(origin: origin, path: route, status: 200, file: expanded), executor)
         case .status(let path, let code):
-            add(
-                ClientSettings.MockRoute(path: try executor.session.variables.expand(path), status: code, file: nil),
-                executor)
+            let (origin, route) = try Self.scope(path, executor)
+            add(ClientSettings.MockRoute(origin: origin, path: route, status: code, file: nil), executor)
         }
         return .done
     }
 
+    /// The origin a mock answers for — the URL's when the path is a full URL, else the base's
+    /// API's — and the path it matches.
+    private static func scope(
+        _ written: String, _ executor: isolated Executor
+    ) throws -> (origin: String, path: String) {
+        let path = try executor.session.variables.expand(written)
+        if path.contains("://") {
+            let url = try RequestURL(parsing: path)
+            return (url.origin, url.pathAndQuery)
+        }
+        let index = try executor.currentAPIIndex(for: "mock")
+        return (executor.session.apis[index].origin, path)
+    }
+
     private func add(_ route: ClientSettings.MockRoute, _ executor: isolated Executor) {
-        executor.session.settings.mocks.removeAll { $0.path == route.path }
+        executor.session.settings.mocks.removeAll { $0.path == route.path && $0.origin == route.origin }
         executor.session.settings.mocks.append(route)
     }
 

@@ -25,6 +25,17 @@ struct ProxyCommand: SingleCommand {
 
     func credentialName(for value: String) -> String? { "proxy_password" }
 
+    /// The password in `http://user:password@host` as written.
+    var declaredSecrets: [String] {
+        guard case .set(let url) = setting, let scheme = url.range(of: "://"),
+            let at = url[scheme.upperBound...].lastIndex(of: "@")
+        else { return [] }
+        let userinfo = url[scheme.upperBound..<at]
+        guard let colon = userinfo.firstIndex(of: ":") else { return [] }
+        let password = String(userinfo[userinfo.index(after: colon)...])
+        return password.isEmpty || Variables.hasReference(password) ? [] : [password]
+    }
+
     func run(in executor: isolated Executor) async throws -> CommandResult {
         switch setting {
         case .show:

@@ -26,6 +26,8 @@ struct SecretCommand: SingleCommand {
 
     func credentialName(for value: String) -> String? { name }
 
+    var declaredSecrets: [String] { value.map { Variables.hasReference($0) ? [] : [$0] } ?? [] }
+
     func run(in executor: isolated Executor) async throws -> CommandResult {
         let resolved: String
         if let value {

@@ -131,11 +131,12 @@ struct ShowCommand: SingleCommand {
         let session = executor.session
         let apis = session.apis.enumerated().map { index, api in
             SessionOverview.APIState(
-                base: api.base, origin: executor.origin(of: api.base), current: index == session.current,
+                base: api.base, origin: api.origin, current: index == session.current,
                 auth: api.auth == .none ? nil : executor.describe(api.auth),
                 defaultHeaders: api.defaultHeaders.map { ($0.name, executor.shownHeaderValue($0)) },
                 defaultQuery: api.defaultQuery.map { ($0.name, $0.value) }, spec: api.spec?.source,
-                validation: api.validation.rawValue, shared: api.shared)
+                validation: api.validation.rawValue, shared: api.shared.map(\.url),
+                baseFromDescription: api.baseFromDescription)
         }
         let variables = session.variables.names.map { name in
             SessionOverview.Variable(

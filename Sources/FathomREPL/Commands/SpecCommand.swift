@@ -106,8 +106,10 @@ struct SpecCommand: SingleCommand {
             let (loaded, server) = try await executor.loadSpec(source, options: options)
             var baseFromServers: String?
             if executor.session.current == nil, let server {
-                // No base yet: the description's first server names the API it belongs to.
+                // No base yet: the description's first server names the API it belongs to, until
+                // the person sets a base of their own (a mock, a dev server), which moves it.
                 try executor.useBase(server)
+                executor.session.currentAPI?.baseFromDescription = true
                 baseFromServers = server
             }
             if executor.session.current == nil {

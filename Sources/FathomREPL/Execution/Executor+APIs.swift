@@ -25,9 +25,9 @@ extension Executor {
     /// first), else one that shares its state with that origin on purpose.
     func apiIndex(forOrigin origin: String) -> Int? {
         let apis = session.apis
-        if let current = session.current, self.origin(of: apis[current].base) == origin { return current }
-        if let index = apis.indices.first(where: { self.origin(of: apis[$0].base) == origin }) { return index }
-        return apis.indices.first { index in apis[index].shared.contains { self.origin(of: $0) == origin } }
+        if let current = session.current, apis[current].origin == origin { return current }
+        if let index = apis.firstIndex(where: { $0.origin == origin }) { return index }
+        return apis.firstIndex { $0.claims(origin) }
     }
 
     /// The origin a draft's request goes to: its URL's, or the base's for a path.
@@ -48,26 +48,61 @@ extension Executor {
             hint: "set the API's base first: `base \(draftOrigin ?? "https://api.example.com")`")
     }
 
-    /// Makes `template` the base URL: the API on its origin becomes current, its base now this
-    /// URL (a path on the same origin changes only the path); on a new origin a new API is made,
-    /// and the one before keeps its state for when the base comes back to it.
-    func useBase(_ template: String) throws {
+    /// Makes `template` the base URL and says what became of the state of the API before it.
+    ///
+    /// The API on the base's origin (resolved now, variables expanded) becomes current, its base
+    /// now this URL (a path on the same origin changes only the path); on a new origin a new API
+    /// is made, and the one before keeps its state for when the base comes back to it — unless it
+    /// goes along: `moving` (`base --move`), or its base came from a description's servers, which
+    /// are only the default until the person names a base of their own.
+    ///
+    /// - Returns: The line that says what stayed behind or what went along, when anything did.
+    @discardableResult
+    func useBase(_ template: String, moving: Bool = false) throws -> BaseChange? {
         let expanded = try session.variables.expand(template)
-        let url = try RequestURL(parsing: expanded)
-        if let index = session.apis.indices.first(where: { origin(of: session.apis[$0].base) == url.origin }) {
+        let origin = try RequestURL(parsing: expanded).origin
+        let before = session.current
+        let previous = before.map { session.apis[$0] }
+        if let previous, let before, moving || previous.baseFromDescription, previous.origin != origin {
+            if let other = session.apis.firstIndex(where: { $0.origin == origin }) {
+                guard !session.apis[other].hasState else {
+                    throw CommandError(
+                        "\(origin) has an API of its own already, with its own state",
+                        hint: "`base \(template)` switches to it; `show session` lists what each holds")
+                }
+                session.apis.remove(at: other)
+                session.current = other < before ? before - 1 : before
+            }
+            let index = session.current ?? before
             session.apis[index].base = template
+            session.apis[index].origin = origin
+            session.apis[index].baseFromDescription = false
+            return previous.hasState ? change(.moved, previous, to: origin) : nil
+        }
+        if let index = session.apis.firstIndex(where: { $0.origin == origin }) {
+            session.apis[index].base = template
+            session.apis[index].baseFromDescription = false
             session.current = index
-            return
+        } else {
+            var api = API(base: template, origin: origin)
+            api.validation = session.settings.defaultValidation
+            if session.apis.isEmpty, let given = session.givenSpec {
+                // A description given from outside belongs to the first API the session names.
+                api.spec = given
+                session.givenSpec = nil
+            }
+            session.apis.append(api)
+            session.current = session.apis.count - 1
         }
-        var api = API(base: template)
-        api.validation = session.settings.defaultValidation
-        if session.apis.isEmpty, let given = session.givenSpec {
-            // A description given from outside belongs to the first API the session names.
-            api.spec = given
-            session.givenSpec = nil
-        }
-        session.apis.append(api)
-        session.current = session.apis.count - 1
+        guard let previous, previous.origin != origin, previous.hasState else { return nil }
+        return change(.stayed, previous, to: origin)
+    }
+
+    private func change(_ kind: BaseChange.Kind, _ api: API, to origin: String) -> BaseChange {
+        BaseChange(
+            kind: kind, from: api.origin, to: origin, auth: api.auth.kindName,
+            defaults: api.defaultHeaders.count + api.defaultQuery.count, description: api.spec?.description.title,
+            base: api.base)
     }
 
     /// Moves the current API to `template` (an environment's base): the API keeps its state,
@@ -75,16 +110,18 @@ extension Executor {
     /// another API is already on that origin, that one becomes current.
     func moveCurrentAPI(to template: String) throws {
         let expanded = try session.variables.expand(template)
-        let url = try RequestURL(parsing: expanded)
-        guard let current = session.current else { return try useBase(template) }
-        if let other = session.apis.indices.first(where: {
-            $0 != current && origin(of: session.apis[$0].base) == url.origin
-        }) {
+        let origin = try RequestURL(parsing: expanded).origin
+        guard let current = session.current else {
+            _ = try useBase(template)
+            return
+        }
+        if let other = session.apis.indices.first(where: { $0 != current && session.apis[$0].origin == origin }) {
             session.apis[other].base = template
             session.current = other
             return
         }
         session.apis[current].base = template
+        session.apis[current].origin = origin
     }
 
     /// Says once per origin that a request went where no API's state applies, when an API has
@@ -97,7 +134,7 @@ extension Executor {
         let api = session.apis[index]
         return .otherOrigin(
             OtherOrigin(
-                origin: origin, api: self.origin(of: api.base) ?? api.base, auth: api.auth.kindName,
+                origin: origin, api: api.origin, auth: api.auth.kindName,
                 defaults: api.defaultHeaders.count + api.defaultQuery.count, description: api.spec != nil))
     }
 }

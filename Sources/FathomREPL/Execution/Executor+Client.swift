@@ -114,15 +114,7 @@ extension Executor {
         }
         var wire: any Transport = transport
         if !settings.mocks.isEmpty {
-            let mocks = MockTransport(fallback: transport)
-            for route in settings.mocks {
-                let response =
-                    if let file = route.file { try MockResponse.file(file, status: route.status) } else {
-                        MockResponse.status(route.status)
-                    }
-                mocks.register(route.path, response)
-            }
-            wire = mocks
+            wire = try ScopedMocks(settings.mocks, network: transport)
         }
         clients.logger =
             settings.logDetail > .off

@@ -3,10 +3,21 @@ extension Executor {
     /// A secret's value from `FATHOM_SECRET_<NAME>`, the `.env` file, or a prompt on a terminal.
     func secretValue(_ name: String) async throws -> String {
         if let value = storedSecretValue(name) { return value }
-        if let typed = await options.prompter.readSecret(prompt: "\(name): "), !typed.isEmpty {
-            return typed
-        }
-        throw CommandError.noValue(forSecret: name)
+        return try await ask(for: name, prompt: "\(name): ")
+    }
+
+    /// A secret typed at a prompt without echo. Ctrl-C cancels the line; an empty answer (or none
+    /// in time) is an error that says what to do, and where nobody can be asked, says so.
+    func ask(for name: String, prompt: String) async throws -> String {
+        let typed = await options.prompter.readSecret(prompt: prompt)
+        try Task.checkCancellation()
+        if let typed, !typed.isEmpty { return typed }
+        guard options.prompter.canAskForSecrets else { throw CommandError.noValue(forSecret: name) }
+        var error = CommandError(
+            "no value was typed for '\(name)'",
+            hint: "type it at the prompt, or set \(DotEnv.secretKey(for: name)) or add it to .env")
+        error.missingSecret = name
+        throw error
     }
 
     /// A secret's value from `FATHOM_SECRET_<NAME>` or the `.env` file (`FATHOM_SECRET_<NAME>` or `NAME`).

@@ -228,17 +228,15 @@ extension Executor {
 
     static let noSpec = CommandError("no description loaded", hint: "`spec FILE|URL` first")
 
-    /// The API whose description checks requests to `origin`: the API on that origin, or one
-    /// whose description names it among its servers.
+    /// The API whose description checks requests to `origin`: the API whose state requests there
+    /// get (its own origin, or one it shares with on purpose), when it has a description.
+    ///
+    /// A description's `servers` claim nothing: they only name the base a session without one
+    /// starts from. Checks, like credentials, belong to the API's origin, so a description never
+    /// reaches a server the person did not point the API at.
     func specIndex(forOrigin origin: String) -> Int? {
-        // Without a description, every request would ask in vain (coverage, checks): say so at once.
-        guard session.apis.contains(where: { $0.spec != nil }) else { return nil }
-        if let index = apiIndex(forOrigin: origin), session.apis[index].spec != nil { return index }
-        return session.apis.indices.first { index in
-            session.apis[index].spec?.description.servers.contains { server in
-                self.origin(ofURL: server) == origin
-            } ?? false
-        }
+        guard let index = apiIndex(forOrigin: origin), session.apis[index].spec != nil else { return nil }
+        return index
     }
 
     /// The description and base path for a request to `origin`: those of the API that checks it.

@@ -153,8 +153,11 @@ public actor Executor {
         let lastAnswered = session.responses.lastNumber
         let logLength = session.log.lines.count
         var result = await Self.$runningALine.withValue(true) { await self.execute(command) }
-        if result.outcome == .failed, let before {
-            restore(before, lastAnswered: lastAnswered, logLength: logLength)
+        if result.outcome == .failed {
+            if let before { restore(before, lastAnswered: lastAnswered, logLength: logLength) }
+            // What the line declared stays masked though it failed: it is on the screen and
+            // about to reach the history file.
+            for secret in command.declaredSecrets { redactor.addSecret(secret) }
         }
         let line = text.trimmingBlanksAround
         result.outputs = result.outputs.map { output in

@@ -93,6 +93,8 @@ struct SessionOverview: Sendable {
         var spec: String?
         var validation: String
         var shared: [String]
+        /// The base came from the description's servers: the next `base` moves the API.
+        var baseFromDescription: Bool
     }
 
     struct Variable: Sendable {
@@ -302,6 +304,47 @@ enum Event: Sendable {
     case loaded(path: String, lines: Int)
     /// A request went to an origin no API claims, while an API had state that stayed behind.
     case otherOrigin(OtherOrigin)
+    /// `base URL` left an API with state for another origin, or took one along.
+    case baseChanged(BaseChange)
+    /// `env use NAME`: what the switch changed.
+    case environmentSwitched(EnvironmentSwitch)
+}
+
+/// What a `base` line did to the state of the API that was current before it.
+struct BaseChange: Sendable {
+    enum Kind: String, Sendable {
+        /// The API's state stayed with its origin; the base names another API now.
+        case stayed
+        /// The API went along to the new origin (`base --move`, or a base that came from a
+        /// description's servers and waited for the person's own).
+        case moved
+    }
+
+    var kind: Kind
+    /// The origin the API was on.
+    var from: String
+    /// The origin the base names now.
+    var to: String
+    /// The API's state: the kind of its auth (`bearer`), how many defaults, its description's title.
+    var auth: String?
+    var defaults: Int
+    var description: String?
+    /// The base the API had, as written (to go back to it).
+    var base: String
+}
+
+/// What `env use NAME` changed.
+struct EnvironmentSwitch: Sendable {
+    var name: String
+    /// The environment before, if one was in use.
+    var previous: String?
+    /// The base URL it moved the current API to, as written.
+    var base: String?
+    /// The variables it set, and the secrets among them (names only).
+    var variables: [String]
+    var secrets: [String]
+    /// The previous environment's variables it does not have: no longer set.
+    var removed: [String]
 }
 
 /// A loaded description, as `spec` says it.

@@ -16,6 +16,8 @@ import Foundation
 /// ```
 struct BatchRenderer {
     let palette: Palette
+    /// Masks a body before it is cut: a secret cut short would show its start unmasked.
+    let redactor: Redactor
     /// The most changes shown for one class against the largest.
     static let changesShown = 4
     /// The widest a body or a value is shown in a class's line.
@@ -136,6 +138,7 @@ struct BatchRenderer {
             text = bodyClass.bodyText.replacingOccurrences(of: "\n", with: " ")
             if text.isEmpty { return palette.dim("(no body)") }
         }
+        text = redactor.redact(text)
         if text.count > Self.valueWidth { text = String(text.prefix(Self.valueWidth)) + "…" }
         return TerminalText.visible(text)
     }

@@ -13,6 +13,9 @@ public protocol Console: SecretPrompter {
     var columns: Int { get }
     /// Shows `text` through the pager; returns `false` when no pager could run.
     func page(_ text: String) -> Bool
+    /// Whether a prompt without echo is waiting for a person to type: nothing else may draw on
+    /// the line meanwhile (the slow line's notice waits).
+    var isAskingForSecret: Bool { get }
 }
 
 extension Console {
@@ -21,4 +24,5 @@ extension Console {
     public var rows: Int { 0 }
     public var columns: Int { 0 }
     public var canAskForSecrets: Bool { isInteractive }
+    public var isAskingForSecret: Bool { false }
 }

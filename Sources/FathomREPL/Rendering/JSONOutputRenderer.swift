@@ -495,6 +495,22 @@ struct JSONOutputRenderer: Sendable {
                 number("defaults", other.defaults),
                 JSON.Member(key: "description", value: .bool(other.description)),
             ]
+        case .baseChanged(let change):
+            return [
+                member("event", "base_changed"), member("change", change.kind.rawValue), member("from", change.from),
+                member("to", change.to), JSON.Member(key: "auth", value: change.auth.map(JSON.string) ?? .null),
+                number("defaults", change.defaults),
+                JSON.Member(key: "description", value: change.description.map(JSON.string) ?? .null),
+            ]
+        case .environmentSwitched(let switched):
+            return [
+                member("event", "environment_switched"), member("name", switched.name),
+                JSON.Member(key: "previous", value: switched.previous.map(JSON.string) ?? .null),
+                JSON.Member(key: "base", value: switched.base.map(JSON.string) ?? .null),
+                JSON.Member(key: "variables", value: .array(switched.variables.map(JSON.string))),
+                JSON.Member(key: "secrets", value: .array(switched.secrets.map(JSON.string))),
+                JSON.Member(key: "removed", value: .array(switched.removed.map(JSON.string))),
+            ]
         }
     }
 

@@ -59,7 +59,7 @@ struct OutputRenderer: Sendable {
             return (renderer.render(response.response, number: response.number, schema: response.schema), true)
         case .streamHead(let head): return (StreamRenderer(palette: palette, redactor: redactor).head(head), false)
         case .streamEvent(let event): return (StreamRenderer(palette: palette, redactor: redactor).event(event), false)
-        case .batch(let summary): return (BatchRenderer(palette: palette).render(summary), true)
+        case .batch(let summary): return (BatchRenderer(palette: palette, redactor: redactor).render(summary), true)
         case .request(let preview): return (request(preview), true)
         case .listing(let listing): return (self.listing(listing), false)
         case .setting(let setting): return (self.setting(setting.name, setting.value), false)
@@ -383,7 +383,9 @@ struct OutputRenderer: Sendable {
         case .specShown(let summary?): return spec(summary)
         case .specLoaded(let summary, let base):
             return "loaded " + spec(summary)
-                + (base.map { palette.dim("\nbase \($0) (from the description's servers)") } ?? "")
+                + (base.map {
+                    palette.dim("\nbase \($0) (from the description's servers, until you set a base of your own)")
+                } ?? "")
         case .structureProblems(let title, let count, let first):
             return palette.yellow(
                 "\(ErrorRenderer.cut(title)): OpenAPIKit's structure check found \(count) problem\(count == 1 ? "" : "s"), the first at \(ErrorRenderer.longWordsCut(first.description))"
@@ -444,7 +446,38 @@ struct OutputRenderer: Sendable {
                 stayed.count > 1 ? stayed.dropLast().joined(separator: ", ") + " and " + stayed.last! : stayed.joined()
             return palette.dim(
                 "\(other.origin) is not \(other.api): \(list) stayed behind — `api share \(other.origin)` shares them")
+        case .baseChanged(let change):
+            var state: [String] = []
+            if let auth = change.auth { state.append("auth (\(auth))") }
+            if change.defaults > 0 { state.append("\(change.defaults) default\(change.defaults == 1 ? "" : "s")") }
+            if let title = change.description { state.append("the description \(ErrorRenderer.cut(title))") }
+            let list = Self.list(state)
+            switch change.kind {
+            case .moved:
+                return palette.dim("\(list) moved from \(change.from) to \(change.to) with the base")
+            case .stayed:
+                return palette.dim(
+                    "\(list) stayed with \(change.from) — `base \(change.base)` returns to them; "
+                        + "`base --move URL` from there takes them along")
+            }
+        case .environmentSwitched(let switched):
+            var parts: [String] = []
+            if let base = switched.base { parts.append("base \(base)") }
+            let plain = switched.variables.filter { !switched.secrets.contains($0) }
+            if !plain.isEmpty { parts.append("variables " + plain.joined(separator: ", ")) }
+            if !switched.secrets.isEmpty { parts.append("secrets " + switched.secrets.joined(separator: ", ")) }
+            if !switched.removed.isEmpty {
+                parts.append("no longer set: " + switched.removed.joined(separator: ", "))
+            }
+            let from = switched.previous.map { " (was \($0))" } ?? ""
+            return "environment \(switched.name)\(from)"
+                + (parts.isEmpty ? "" : palette.dim(": " + parts.joined(separator: " · ")))
         }
+    }
+
+    /// `a`, `a and b`, `a, b and c`.
+    static func list(_ items: [String]) -> String {
+        items.count > 1 ? items.dropLast().joined(separator: ", ") + " and " + items.last! : items.joined()
     }
 
     /// `Swagger Petstore 1.0.0 (OpenAPI 3.0.0, petstore.yaml): 3 operations on 2 paths`; a

@@ -7,10 +7,15 @@
 /// it on purpose, `api share URL`); a request to any other origin carries its own items, the
 /// cookies RFC 6265 gives it, and nothing else. An environment (`env use`) moves the current API
 /// to its base, so dev and staging are one API with one set of credentials templates.
+///
+/// The origin is resolved when the base is set, variables expanded then: a base written with a
+/// variable (`base http://{{host}}`) that later names another origin sends requests there, but
+/// never this API's state.
 struct API: Equatable, Sendable {
-    /// The base URL as written (`{{demo}}`, `https://api.example.com/v1`); the API's origin is
-    /// this URL's, with variables expanded when a request is matched.
+    /// The base URL as written (`{{demo}}`, `https://api.example.com/v1`).
     var base: String
+    /// The origin the base named when it was set (`http://127.0.0.1:8080`): the API's identity.
+    var origin: String
     var defaultHeaders: [Draft.Header] = []
     var defaultQuery: [Draft.QueryPair] = []
     var auth: AuthSpec = .none
@@ -18,15 +23,30 @@ struct API: Equatable, Sendable {
     var spec: LoadedSpec?
     /// How requests to this API are checked before they go (`validate`).
     var validation = ValidationMode.warn
-    /// Other origins (URLs as written) that get this API's state on purpose (`api share URL`).
-    var shared: [String] = []
+    /// Other origins that get this API's state on purpose (`api share URL`).
+    var shared: [Share] = []
+    /// The base came from a description's servers, not from the person: the next `base` they set
+    /// moves this API there (a description is usually tried against a local mock or a dev server).
+    var baseFromDescription = false
 
-    init(base: String) {
+    /// An origin shared with on purpose: the URL as written, its origin resolved when shared.
+    struct Share: Equatable, Sendable {
+        var url: String
+        var origin: String
+    }
+
+    init(base: String, origin: String) {
         self.base = base
+        self.origin = origin
     }
 
     /// Whether anything of this API would stay behind when a request goes elsewhere.
     var hasState: Bool {
         auth != .none || !defaultHeaders.isEmpty || !defaultQuery.isEmpty || spec != nil
+    }
+
+    /// Whether requests to `origin` get this API's state: its own origin, or one it shares with.
+    func claims(_ origin: String) -> Bool {
+        self.origin == origin || shared.contains { $0.origin == origin }
     }
 }

@@ -24,8 +24,10 @@ struct ClientSettings: Equatable, Sendable {
 
     init() {}
 
-    /// A mocked path and what answers it.
+    /// A mocked path and what answers it: only requests to the API it was set for.
     struct MockRoute: Equatable, Sendable {
+        /// The origin of the API the mock belongs to.
+        var origin: String
         var path: String
         var status: Int
         /// A file whose contents answer, or `nil` for an empty body.

@@ -17,6 +17,9 @@ struct Session: Equatable, Sendable {
     var environments: [Environment] = []
     var environmentFile: String?
     var currentEnvironment: String?
+    /// The variables (and secrets) the current environment set: a switch to another one removes
+    /// those it does not set itself, so nothing of one environment reaches the next one's server.
+    var environmentVariables: [String] = []
     /// Values from a `.env` file: secrets are looked up here after the process environment.
     var dotEnv: [String: String] = [:]
     var settings = ClientSettings()

@@ -161,9 +161,12 @@ public final class REPL: Sendable {
         let executor = self.executor
         let outcome = await interrupts.run { [self] in await self.run(entry, remembered: true) }
         if interactive {
-            // Masked after running: a line that declared a secret has registered it by now.
+            // Masked after running: a line that declared a secret has registered it by now,
+            // whether it ran or failed. A line that is not a command at all (a misspelt `auht
+            // bearer …`) declared nothing: it is kept for this session's recall only, never
+            // written to the history file.
             let masked = executor.redactor.redact(entry)
-            history.add(masked)
+            if (try? CommandParser.parse(entry)) != nil { history.add(masked) }
             reader.remember(masked)
         }
         return outcome

@@ -30,7 +30,8 @@ final class SlowLineNotice: Sendable {
                 while !Task.isCancelled {
                     let elapsed = ContinuousClock.now - start
                     let counts = progress?.current
-                    if counts != nil || elapsed >= delay {
+                    // A prompt without echo owns the line while it is open.
+                    if counts != nil || elapsed >= delay, !console.isAskingForSecret {
                         let text = counts.map(Self.describe) ?? elapsed.shortDescription
                         state.shown.withLock { shown in
                             // Checked under the lock: once `finish` has wiped it, the notice stays off.

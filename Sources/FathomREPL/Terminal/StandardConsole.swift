@@ -1,5 +1,6 @@
 import CEditLine
 import Foundation
+import Synchronization
 
 /// Standard output and error, with a pager and prompts without echo when on a terminal.
 public final class StandardConsole: Console {
@@ -85,19 +86,42 @@ public final class StandardConsole: Console {
         return true
     }
 
-    /// Reads a line with echo off, on its own thread (a blocked read must not hold the cooperative pool).
+    /// Whether a prompt without echo is open now.
+    private let asking = Asking()
+
+    private final class Asking: Sendable {
+        let open = Atomic<Bool>(false)
+        let cancelled = Atomic<Bool>(false)
+    }
+
+    public var isAskingForSecret: Bool { asking.open.load(ordering: .relaxed) }
+
+    /// The longest a prompt without echo waits for a person: past it, no value was given.
+    static let secretWait: Duration = .seconds(300)
+
+    /// Reads a line with echo off, on its own thread (a blocked read must not hold the cooperative
+    /// pool). Ctrl-C (the task cancelled) and ``secretWait`` end it with no value.
     public func readSecret(prompt: String) async -> String? {
         guard isInteractive else { return nil }
-        return await withCheckedContinuation { continuation in
-            let thread = Thread {
-                continuation.resume(returning: Self.readWithoutEcho(prompt: prompt))
+        let asking = self.asking
+        asking.cancelled.store(false, ordering: .relaxed)
+        asking.open.store(true, ordering: .relaxed)
+        defer { asking.open.store(false, ordering: .relaxed) }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let thread = Thread {
+                    continuation.resume(returning: Self.readWithoutEcho(prompt: prompt, asking: asking))
+                }
+                thread.start()
             }
-            thread.start()
+        } onCancel: {
+            asking.cancelled.store(true, ordering: .relaxed)
         }
     }
 
-    private static func readWithoutEcho(prompt: String) -> String? {
-        StandardStreams.write(TerminalText.finish(prompt), to: STDERR_FILENO)
+    private static func readWithoutEcho(prompt: String, asking: Asking) -> String? {
+        // On a line of its own: a slow line's notice may have been drawn where the prompt goes.
+        StandardStreams.write("\r\u{1B}[K" + TerminalText.finish(prompt), to: STDERR_FILENO)
         var saved = termios()
         let hasTerminal = tcgetattr(STDIN_FILENO, &saved) == 0
         if hasTerminal {
@@ -109,6 +133,26 @@ public final class StandardConsole: Console {
             if hasTerminal { tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) }
             StandardStreams.write("\n", to: STDERR_FILENO)
         }
-        return Swift.readLine(strippingNewline: true)
+        let deadline = ContinuousClock.now + secretWait
+        var bytes: [UInt8] = []
+        while ContinuousClock.now < deadline {
+            if asking.cancelled.load(ordering: .relaxed) { return nil }
+            var ready = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+            let polled = poll(&ready, 1, 100)
+            if polled < 0, errno == EINTR { continue }
+            guard polled > 0 else {
+                if polled < 0 { return nil }
+                continue
+            }
+            var byte: UInt8 = 0
+            let count = read(STDIN_FILENO, &byte, 1)
+            if count < 0, errno == EINTR { continue }
+            guard count == 1 else { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
+            if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
+                return String(decoding: bytes, as: UTF8.self)
+            }
+            bytes.append(byte)
+        }
+        return nil
     }
 }
