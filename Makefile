@@ -33,7 +33,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 # The build folder: the install test builds in its own, since `swift test` holds .build's lock.
 SCRATCH ?= .build
-VERSION := $(shell sed -n 's/.*static let version = "\(.*\)"/\1/p' Sources/fathom/Fathom.swift)
+VERSION := $(shell sed -n 's/.*static let current = "\(.*\)"/\1/p' Sources/FathomREPL/Execution/FathomVersion.swift)
 STAGE = $(SCRATCH)/install-stage
 INSTALLED := bin/fathom share/man/man1/fathom.1 share/bash-completion/completions/fathom \
 	share/zsh/site-functions/_fathom share/fish/vendor_completions.d/fathom.fish

@@ -27,7 +27,7 @@ struct Fathom: AsyncParsableCommand {
                 try await Prompt.open(start)
                 return
             }
-            var command = try parseAsRoot(Replay.normalize(arguments))
+            var command = try parseAsRoot(Replay.normalize(subcommandFirst(arguments)))
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -36,6 +36,26 @@ struct Fathom: AsyncParsableCommand {
         } catch {
             exit(withError: error)
         }
+    }
+
+    /// The arguments with a subcommand named after options (`fathom --color never config`) moved
+    /// first, where the parser looks for it: otherwise the prompt, the default command, would take
+    /// its name for a URL. A word that is an option's value (`-c config`) is not moved.
+    static func subcommandFirst(_ arguments: [String]) -> [String] {
+        let names = Set(configuration.subcommands.map { $0.configuration.commandName ?? "" })
+        let takingValues: Set<String> = ["-c", "--color", "--output", "--env", "--spec"]
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument == "--" || !argument.hasPrefix("-") {
+                guard names.contains(argument), index > 0 else { return arguments }
+                var moved = arguments
+                moved.remove(at: index)
+                return [argument] + moved
+            }
+            index += takingValues.contains(argument) ? 2 : 1
+        }
+        return arguments
     }
 
     /// `fathom --help`: the prompt's usage, arguments and options (it is what `fathom` runs), then
@@ -58,7 +78,7 @@ struct Fathom: AsyncParsableCommand {
     }
 
     /// Fathom's version, as CHANGELOG.md records it.
-    static let version = "0.3.0"
+    static let version = FathomVersion.current
 
     static let configuration = CommandConfiguration(
         commandName: "fathom",
@@ -143,7 +163,7 @@ struct Prompt: AsyncParsableCommand {
         // The person's settings: flags over the environment over the config file over Fathom's own.
         let config = UserConfig.resolved(color: start.color, output: start.output)
         for problem in config.problems {
-            StandardStreams.write("fathom: " + TerminalText.visible(problem) + "\n", to: STDERR_FILENO)
+            StandardStreams.diagnose("fathom: " + problem)
         }
         let format = OutputFormat(rawValue: config[.output]) ?? .text
         let colors =
@@ -338,7 +358,7 @@ struct ConfigCommand: ParsableCommand {
                     + TerminalText.visible(setting.source.description))
         }
         for problem in config.problems {
-            StandardStreams.write("fathom: " + TerminalText.visible(problem) + "\n", to: STDERR_FILENO)
+            StandardStreams.diagnose("fathom: " + problem)
         }
     }
 }

@@ -30,7 +30,7 @@ struct Format: ParsableCommand {
         do {
             input = try InputFile.read(file)
         } catch {
-            StandardStreams.write("fathom fmt: \(error)\n", to: STDERR_FILENO)
+            StandardStreams.diagnose("fathom fmt: \(error)")
             throw ExitCode(2)
         }
         let format = JSONFormat(indent: indent, compact: compact, colors: output.colorMode.isEnabled ? .jq : nil)
@@ -41,7 +41,7 @@ struct Format: ParsableCommand {
             }
         } catch {
             let name = file == "-" ? "standard input" : file
-            StandardStreams.write("fathom fmt: \(name): \(error)\n", to: STDERR_FILENO)
+            StandardStreams.diagnose("fathom fmt: \(name): \(error)")
             throw ExitCode(1)
         }
     }

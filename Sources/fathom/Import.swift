@@ -26,10 +26,10 @@ struct Import: ParsableCommand {
         do {
             imported = try Importer.sessionFile(from: file, format: format)
         } catch {
-            StandardStreams.write("fathom import: \(error)\n", to: STDERR_FILENO)
+            StandardStreams.diagnose("fathom import: \(error)")
             throw ExitCode(1)
         }
-        for note in imported.notes { StandardStreams.write("not imported: \(note)\n", to: STDERR_FILENO) }
+        for note in imported.notes { StandardStreams.diagnose("not imported: \(note)") }
         if let code = StandardStreams.write(imported.text, to: STDOUT_FILENO) { StandardStreams.outputFailed(code) }
     }
 }

@@ -37,7 +37,7 @@ enum JSONIO {
     }
 
     static func fail(_ message: String, status: Int32) -> Never {
-        StandardStreams.write(message + "\n", to: STDERR_FILENO)
+        StandardStreams.diagnose(message)
         exit(status)
     }
 }

@@ -61,7 +61,7 @@ struct Tour {
 
     func run() async throws {
         print(style.bold("Fathom demo API at \(baseURL)"))
-        print(style.dim("A tour of the FathomHTTP library (the REPL will sit on top of it).\n"))
+        print(style.dim("A tour of the FathomHTTP library, the networking library under Fathom's prompt.\n"))
 
         let client = NetworkClient(baseURL: baseURL)
 

@@ -211,6 +211,7 @@ import Testing
         let limited = try replay(["slow.fathom", "--max-time", "500ms", "--junit", "reports/junit.xml"])
         #expect(limited.status == 3)
         #expect(limited.stdout.contains("stopped: the run took longer than --max-time 500 ms"))
+        #expect(!limited.stdout.contains("stopped: stopped:"), "said once")
         #expect(try cases("reports/junit.xml")["slow/get /slow (line 3)"] == "error")
     }
 

@@ -17,7 +17,7 @@ import Testing
     /// Lines that fail when they run, by command. A command whose run cannot fail is `[]` with
     /// the reason in a comment; a command missing here fails ``everyCommandIsCovered()``.
     static let failing: [String: [String]] = [
-        "base": ["base {{missing}}", "base ftp://x"],
+        "base": ["base {{missing}}", "base ftp://x", "base --move {{missing}}"],
         "path": [],  // sets the draft's target, whatever it is
         "cd": [],  // moves the draft's path, whatever it is
         "method": [],  // sets the draft's method

@@ -300,6 +300,7 @@ import Testing
         #expect(text.hasSuffix("failing:\n  a.fathom:3, 9\n"))
         let stopped = renderer.summary(ReplaySummary(files: [one], elapsed: .zero, stopped: .maxTime(.seconds(5))))
         #expect(stopped.contains("stopped: the run took longer than --max-time 5 s"))
+        #expect(!stopped.contains("stopped: stopped:"), "said once")
     }
 }
 

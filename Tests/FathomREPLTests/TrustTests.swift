@@ -186,4 +186,50 @@ import Testing
         #expect(refused.outcome == .failed)
         #expect(Self.text([refused], nobody).contains("FATHOM_SECRET_TOKEN"))
     }
+
+    /// A request to an operation the description says answers with server-sent events asks for
+    /// them (`Accept: text/event-stream`) unless the draft says otherwise; `stream on` asks for
+    /// any stream; the User-Agent is the version this is.
+    @Test func aStreamIsAskedFor() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("demo-\(UUID()).json").path
+        try Data(DemoOpenAPI.json.utf8).write(to: URL(fileURLWithPath: file))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let transport = MockTransport()
+        transport.register("/events", .data(Data("data: 1\n\n".utf8), contentType: "text/event-stream"))
+        transport.register("/users", .json("{}"))
+        transport.register("/other", .json("{}"))
+        let executor = Self.executor(transport)
+        let results = await Self.run(
+            executor,
+            """
+            base http://api.test
+            spec \(file)
+            get /events count==1
+            get /events Accept:text/plain
+            get /users/1
+            stream on
+            get /other
+            """)
+        #expect(results.allSatisfy { $0.outcome == .succeeded }, "\(Self.text(results, executor))")
+        let accepts = transport.requests.map { $0.headers[.accept] }
+        #expect(accepts[0] == "text/event-stream")
+        #expect(accepts[1] == "text/plain", "the draft's own wins")
+        #expect(accepts[2] == nil)
+        #expect(accepts[3]?.hasPrefix("text/event-stream, application/x-ndjson") == true)
+        #expect(transport.requests[0].headers[.userAgent] == "fathom/" + FathomVersion.current)
+    }
+
+    /// `--output json` keeps an event's data as sent: `data:"x"` and `data:x` read the same as
+    /// JSON, and differ in `raw`.
+    @Test func streamEventsKeepTheirRawData() throws {
+        let renderer = JSONOutputRenderer(redactor: Redactor())
+        let quoted = StreamEventOutput(
+            index: 1, event: StreamEvent(data: "\"x\""), format: .serverSentEvents, elapsed: nil, violations: nil)
+        let bare = StreamEventOutput(
+            index: 2, event: StreamEvent(data: "x"), format: .serverSentEvents, elapsed: nil, violations: nil)
+        let first = renderer.render(.streamEvent(quoted))
+        let second = renderer.render(.streamEvent(bare))
+        #expect(first.contains(#""raw":"\"x\"""#), "\(first)")
+        #expect(second.contains(#""raw":"x""#), "\(second)")
+    }
 }

@@ -7,20 +7,21 @@ struct BodyCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "body",
         synopsis:
-            "body JSON | TEXT | @FILE | <<EOF | form k=v… | json k=v k:=raw… | multipart k=v f@path | data PIECE… | raw TEXT|<<EOF | text WORD | example | none",
+            "body JSON | TEXT | @FILE | <<EOF | form k=v… | json k=v k:=raw… | multipart k=v f@path | data PIECE… | upload @FILE | raw TEXT|<<EOF | text WORD | example | none",
         summary: "set the draft's body",
         details: """
             Inline JSON may span lines until its brackets balance. `body <<EOF` reads lines until one is \
             exactly `EOF`. `json` fields: `name=text` is a string, `name:=42` raw JSON. `multipart`: \
             `name=text` fields and `name@path` files. `data`: curl's `-d`: pieces joined with `&`, \
             `@FILE` a file without its line breaks, `--binary @FILE` one as it is — read as the request \
-            is sent, never held whole. `raw`: the text goes exactly as written — no \
+            is sent, never held whole. `upload @FILE`: the file as it is, with no Content-Type of its own \
+            (curl's `-T`). `raw`: the text goes exactly as written — no \
             {{variables}}, no JSON check, no Content-Type of its own (a curl line's body). `text WORD`: the \
             text of one quoted word (`$'a\\r\\nb'` for what a line cannot carry). `example`: the \
             draft's operation's example from the loaded description, or an instance made from its schema. \
             Without arguments, shows the body.
             """,
-        completion: .words(["form", "json", "multipart", "data", "raw", "text", "example", "none"]),
+        completion: .words(["form", "json", "multipart", "data", "upload", "raw", "text", "example", "none"]),
         continuation: .body,
         group: .draft)
 
@@ -48,7 +49,7 @@ struct BodyCommand: SingleCommand {
 
     var filesRead: [String] {
         switch body {
-        case .file(let path)?: [path]
+        case .file(let path)?, .upload(let path)?: [path]
         case .json(let items)?, .multipart(let items)?: items.compactMap(\.filePath)
         case .data(let pieces)?:
             pieces.compactMap { piece in
@@ -65,6 +66,7 @@ struct BodyCommand: SingleCommand {
         switch body {
         case .none: writer.raw("none")
         case .file(let path): writer.raw("@" + Quoting.word(path))
+        case .upload(let path): writer.raw("upload @" + Quoting.word(path))
         case .form(let fields):
             writer.raw("form")
             writer.words(fields.map { "\($0.name)=\($0.value)" }, literal: true)
@@ -200,6 +202,12 @@ struct BodyCommand: SingleCommand {
             var copy = a
             if let words = try? copy.words(), words.count == 1 { return .text(words[0].text) }
             return .text(String(raw))
+        case "upload":
+            let file = try a.single("@FILE to upload")
+            guard file.text.hasPrefix("@"), !file.quoted, file.text.count > 1 else {
+                throw CommandError("expected @FILE after upload", column: file.column, hint: "body upload @photo.jpg")
+            }
+            return .upload(String(file.text.dropFirst()))
         case "raw":
             let rest = a.raw
             if rest.hasPrefix("<<") { return .raw(try heredocText(rest, column: a.column)) }

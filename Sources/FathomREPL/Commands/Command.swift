@@ -46,6 +46,11 @@ protocol Command: Sendable, Equatable {
     /// could not run never reaches the screen or the history file in clear.
     var declaredSecrets: [String] { get }
 
+    /// Whether the line is a request of its own that replaces the draft (a one-liner, a curl
+    /// line): when it fails, the draft is the one before it, so a hint says to run the line again
+    /// rather than `send`.
+    var replacesDraft: Bool { get }
+
     /// The files the command reads, as the line writes them (relative ones under the session
     /// file's folder): `replay` checks they exist before anything is sent.
     var filesRead: [String] { get }
@@ -65,6 +70,8 @@ extension Command {
     var filesRead: [String] { [] }
 
     var declaredSecrets: [String] { [] }
+
+    var replacesDraft: Bool { false }
 
     var changesOnlyWhenItSucceeds: Bool { false }
 

@@ -51,6 +51,8 @@ struct CurlCommand: SingleCommand {
     /// Kept as the lines it runs, each logged as itself, never as the curl line.
     var logKind: SessionLog.Kind? { nil }
 
+    var replacesDraft: Bool { true }
+
     var line: String {
         var writer = LineWriter("curl")
         writer.words(words)

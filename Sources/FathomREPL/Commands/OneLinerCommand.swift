@@ -69,6 +69,8 @@ struct OneLinerCommand: Command {
 
     func credentialName(for value: String) -> String? { items.credentialName(for: value) }
 
+    var replacesDraft: Bool { target != nil }
+
     func run(in executor: isolated Executor) async throws -> CommandResult {
         var draft: Draft
         if let target {

@@ -118,9 +118,38 @@ extension Executor {
             request.headers.add(NetworkHeaders.Name(header.name), try variables.expand(header.value))
         }
         if !request.headers.contains(.userAgent) { request.headers.add(.userAgent, Executor.userAgent) }
+        if !request.headers.contains(.accept), let accept = streamAccept(for: request) {
+            request.headers.add(.accept, accept)
+        }
         if let timeout = options.requestTimeout ?? session.settings.timeout { request.timeout = timeout }
         request.body = try body(draft.body)
         return request
+    }
+
+    /// What a request that expects a stream accepts, when the draft says nothing: the stream
+    /// media types its operation in the description answers with (`text/event-stream`), or with
+    /// `stream on`, the stream types Fathom reads and anything after them. `nil` otherwise.
+    private func streamAccept(for request: NetworkRequest) -> String? {
+        let target = request.target
+        let requestOrigin = target.contains("://") ? origin(ofURL: target) : session.base.flatMap { origin(of: $0) }
+        var base = target.contains("://") ? "" : session.basePath ?? ""
+        if base.hasSuffix("/") { base.removeLast() }
+        let relative = Draft.splitTarget(target).path
+        let path = base + (relative.split(separator: "?", maxSplits: 1).first.map(String.init) ?? relative)
+        if let requestOrigin,
+            let operation = route(method: request.method.rawValue, path: path, origin: requestOrigin)?.operation
+        {
+            var types: [String] = []
+            for response in operation.responses where response.status.hasPrefix("2") {
+                for media in response.content
+                where StreamFormat(contentType: media.name) != nil && !types.contains(media.essence) {
+                    types.append(media.essence)
+                }
+            }
+            if !types.isEmpty { return types.joined(separator: ", ") }
+        }
+        guard session.settings.streamAll else { return nil }
+        return "text/event-stream, application/x-ndjson, application/json-seq, */*;q=0.5"
     }
 
     /// The draft resolved against the base URL and validated, with the API it goes to: that
@@ -222,6 +251,10 @@ extension Executor {
         case .file(let template):
             let path = resolvePath(try variables.expand(template))
             return .file(path: path, contentType: MediaType.guess(forPath: path))
+        case .upload(let template):
+            // Streamed from disk like any file, with no Content-Type: curl's `-T` sends none.
+            let path = resolvePath(try variables.expand(template))
+            return .sequence([.file(path: path, dropsLineBreaks: false)], contentType: nil)
         case .form(let fields):
             return .form(try fields.map { QueryItem(try variables.expand($0.name), try variables.expand($0.value)) })
         case .json(let items):
@@ -359,7 +392,10 @@ extension Executor {
 
     /// A header's value as listings show it: a secret header's masked.
     func shownHeaderValue(_ header: Draft.Header) -> String {
-        redactor.redactHeaderValue(header.value, name: NetworkHeaders.Name(header.name))
+        // `Bearer {{token}}` names a variable, which is no secret: shown as written, any secret
+        // value in it still masked (`header` after an import lists such references).
+        if Variables.hasReference(header.value) { return redactor.redact(header.value) }
+        return redactor.redactHeaderValue(header.value, name: NetworkHeaders.Name(header.name))
     }
 
     /// A variable's value as listings show it: a secret's masked.
@@ -437,6 +473,7 @@ extension BodySpec: CustomStringConvertible {
         case .raw(let text): text
         case .text(let text): text
         case .file(let path): "@\(path)"
+        case .upload(let path): "upload @\(path)"
         case .form(let fields): "form " + fields.map { "\($0.name)=\($0.value)" }.joined(separator: " ")
         case .json(let items): "json " + items.map(\.text).joined(separator: " ")
         case .multipart(let items): "multipart " + items.map(\.text).joined(separator: " ")

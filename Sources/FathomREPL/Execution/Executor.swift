@@ -59,7 +59,7 @@ public actor Executor {
     }
 
     /// Sent unless the draft or a default sets its own.
-    static let userAgent = "fathom/0.2"
+    static let userAgent = "fathom/" + FathomVersion.current
 
     nonisolated let options: Options
     var session: Session
@@ -171,6 +171,10 @@ public actor Executor {
                         failure.advice = "is the server up? allow more with `--connect-timeout \(more)`"
                     } else if kind != .connect, options.requestTimeout != nil {
                         failure.advice = "allow more with `--timeout \(more)`"
+                    } else if kind != .connect, command.replacesDraft {
+                        // The failed line changed nothing, the draft included: `send` would send
+                        // the request before it, so the way back is this line again.
+                        failure.advice = "allow more with `timeout \(more)`, then run this line again (↑ recalls it)"
                     }
                 }
                 return .failure(failure)

@@ -405,6 +405,8 @@ struct Failure: Sendable {
     var reason: Reason
     /// `FILE:LINE` when the line came from a file.
     var location: String?
+    /// The line of a script (standard input) its entry began on, when it came from one.
+    var line: Int?
     /// What to do, where the place it happened knows better than the error's own advice (a
     /// replay's `--timeout` is what allows more, not a file's `timeout` line).
     var advice: String?

@@ -8,8 +8,10 @@ struct CurlInvocation: Equatable, Sendable {
         case none
         /// Text as it goes on the wire (data joined with `&`, `--json` parts joined).
         case text(String)
-        /// A file sent as its bytes (`--data-binary @file`, `-T file`).
+        /// A file sent as its bytes (`--data-binary @file`).
         case file(String)
+        /// A file sent as its bytes with no Content-Type (`-T file`, as curl uploads it).
+        case upload(String)
         /// `-d` pieces with a file among them, joined with `&` as they are sent: the files are
         /// named, never read here.
         case data([BodySpec.DataPiece])
@@ -346,11 +348,14 @@ struct CurlInvocation: Equatable, Sendable {
             }
             curl.addDefault(header: "Content-Type", "application/x-www-form-urlencoded")
         } else if let upload {
-            curl.body = .file(upload)
-            // `curl -T file URL` with no path puts the file's name there.
+            curl.body = .upload(upload)
+            // `curl -T file URL` with no file part (no path, or one ending in `/`) puts the file's name there.
             let url = curl.url
+            let name = (upload as NSString).lastPathComponent
             if let scheme = url.range(of: "://"), !url[scheme.upperBound...].contains("/") {
-                curl.urls = [url + "/" + (upload as NSString).lastPathComponent]
+                curl.urls = [url + "/" + name]
+            } else if url.hasSuffix("/") {
+                curl.urls = [url + name]
             }
         }
         let defaultMethod: HTTPMethod =

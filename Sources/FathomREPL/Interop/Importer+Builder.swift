@@ -14,6 +14,9 @@ extension Importer {
         var auth: PostmanAuth = .inherit
         /// The status the source recorded (a HAR response, a Postman example): `expect status` checks it.
         var status: Int?
+        /// The headers are what a person wrote (a curl line), not what a client recorded sending
+        /// (a HAR): each goes as written, `Host` and `Accept-Encoding` included.
+        var headersAsWritten = false
     }
 
     enum Body {
@@ -23,6 +26,8 @@ extension Importer {
         case multipart([RequestItem])
         /// A file named in the input, read when the request is sent.
         case file(String)
+        /// A file uploaded as it is, with no Content-Type (curl's `-T`).
+        case upload(String)
         /// curl's `-d` pieces with files among them: named, read when the request is sent.
         case data([BodySpec.DataPiece])
     }
@@ -55,6 +60,8 @@ extension Importer {
 
         /// Headers a client sets for itself (or HTTP/2 pseudo-headers a HAR records).
         private static let skipped: Set<String> = ["host", "content-length", "connection", "accept-encoding"]
+        /// Of those, what even a header written by hand leaves to the client: the body's length.
+        private static let alwaysSkipped: Set<String> = ["content-length"]
         /// Headers that carry credentials.
         private static let credentials: Set<String> = [
             "authorization", "proxy-authorization", "cookie", "x-api-key", "api-key", "apikey", "x-auth-token",
@@ -76,7 +83,9 @@ extension Importer {
             var headers: [HeaderEdit] = []
             for (name, value) in request.headers {
                 let lowered = name.lowercased()
-                guard !lowered.hasPrefix(":"), !Self.skipped.contains(lowered) else { continue }
+                guard !lowered.hasPrefix(":"),
+                    !(request.headersAsWritten ? Self.alwaysSkipped : Self.skipped).contains(lowered)
+                else { continue }
                 guard (try? CommandParser.checkHeaderName(name, column: 1)) != nil else {
                     // A `header` line could not carry it, and no server would take it.
                     notes.append(.header(name: name, scope: request.title ?? "\(request.method) \(url)"))
@@ -112,6 +121,8 @@ extension Importer {
                 lines.append(.command(BodyCommand(body: .multipart(items))))
             case .file(let path):
                 lines.append(.command(BodyCommand(body: .file(path))))
+            case .upload(let path):
+                lines.append(.command(BodyCommand(body: .upload(path))))
             case .data(let pieces):
                 lines.append(.command(BodyCommand(body: .data(pieces))))
             }
@@ -150,11 +161,13 @@ extension Importer {
                 previous = headers
                 var request = Request(title: nil, method: invocation.method.rawValue, url: url)
                 request.headers = headers
+                request.headersAsWritten = true
                 request.auth = auth
                 switch invocation.body {
                 case .none: break
                 case .text(let text): request.body = .text(text)
                 case .file(let path): request.body = .file(path)
+                case .upload(let path): request.body = .upload(path)
                 case .multipart(let items): request.body = .multipart(items)
                 case .data(let pieces): request.body = .data(pieces)
                 }

@@ -60,6 +60,8 @@ struct JSONOutputRenderer: Sendable {
             } else {
                 members.append(JSON.Member(key: "data", value: event))
             }
+            // As sent: `data` is read as JSON when it is JSON, so `"x"` and `x` read the same there.
+            members.append(JSON.Member(key: "raw", value: .string(output.event.data)))
             if let elapsed = output.elapsed {
                 members.append(JSON.Member(key: "ms", value: .number(Self.milliseconds(elapsed))))
             }
@@ -179,6 +181,9 @@ struct JSONOutputRenderer: Sendable {
             ]
             members += Self.failureFields(failure.reason, advice: failure.advice)
             members += location(failure.location)
+            if failure.location == nil, let line = failure.line {
+                members.append(JSON.Member(key: "line", value: .number(String(line))))
+            }
             return .object(members)
         case .revealed: return .null
         }

@@ -42,7 +42,17 @@ enum RecordingComparison {
             let options = JSONDiff.Options(
                 ignore: volatile.compactMap { try? JSONPath($0) }, ignoresAddedMembers: mode == .additive)
             let diff = JSONDiff(from: old, to: new, options: options)
-            if !diff.isEmpty { lines += diff.tree(colors: false).split(separator: "\n").map(String.init) }
+            if !diff.isEmpty {
+                lines += diff.tree(colors: false).split(separator: "\n").map(String.init)
+                // A value that changes on every run (a login's token, a timestamp) is no regression:
+                // say how to leave it out, with the first changed value's own path.
+                if let changed = diff.changes.first(where: {
+                    if case .changed = $0 { true } else { false }
+                }) {
+                    lines.append(
+                        "(a value that changes on every run? `volatile \(changed.path)` in the file leaves it out)")
+                }
+            }
         case (.text(let old), .text(let new)) where old != new:
             lines += TextDiff(from: old, to: new).unified(colors: false).split(separator: "\n").map(String.init)
         case (let old, let new) where old != new:

@@ -375,7 +375,7 @@ public final class ReplayStop: Sendable {
         var interrupted: String {
             switch self {
             case .signal(let number): "interrupted (\(number == SIGTERM ? "SIGTERM" : "SIGINT"))"
-            case .maxTime(let limit): "stopped: the run took longer than --max-time \(limit.shortDescription)"
+            case .maxTime(let limit): "the run took longer than --max-time \(limit.shortDescription)"
             case .failFast(let file): "--fail-fast: the run stopped after \(file) failed"
             }
         }

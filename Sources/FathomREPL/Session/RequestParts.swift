@@ -20,6 +20,9 @@ enum BodySpec: Equatable, Sendable {
     case text(String)
     /// A file read when the request is sent.
     case file(String)
+    /// A file sent as it is, with no Content-Type of its own (curl's `-T`): the draft's headers
+    /// say what it is, or nothing does.
+    case upload(String)
     /// Text sent exactly as written: no `{{variables}}`, no JSON check, no content type of its own
     /// (a body from a curl line, whose headers say what it is).
     case raw(String)

@@ -83,7 +83,11 @@ public struct UserConfig: Sendable {
     ) {
         self.path = path
         settings = Key.allCases.map { Setting(key: $0, value: $0.builtIn, source: .builtIn) }
-        if let data = FileManager.default.contents(atPath: path) {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+        if size > Self.sizeLimit {
+            problems.append(
+                "\(path): \(size) bytes, more than the \(Self.sizeLimit / 1024) KiB a config may hold: not read")
+        } else if let data = FileManager.default.contents(atPath: path) {
             read(String(decoding: data, as: UTF8.self))
         } else if FileManager.default.fileExists(atPath: path) {
             problems.append("\(path): cannot be read")
@@ -127,25 +131,43 @@ public struct UserConfig: Sendable {
         settings[index] = Setting(key: key, value: value, source: source)
     }
 
+    /// The largest config file read: a few settings, never megabytes.
+    static let sizeLimit = 256 * 1024
+
+    /// The most problems reported one by one; past it, how many more.
+    static let problemLimit = 10
+
+    /// Reads the file's lines with the command language's own tokenizer: `#` comments (at the
+    /// start, or after a blank: `color never  # for CI`), quotes and escapes as a session file has
+    /// them.
     private mutating func read(_ text: String) {
+        var more = 0
+        func report(_ problem: String) {
+            if problems.count < Self.problemLimit { problems.append(problem) } else { more += 1 }
+        }
+        defer { if more > 0 { problems.append("\(path): and \(more) more problem\(more == 1 ? "" : "s")") } }
         for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespaces)
-            guard !line.isEmpty, !line.hasPrefix("#") else { continue }
             let place = "\(path):\(number + 1)"
-            let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
-            guard let key = Key(rawValue: parts[0]) else {
+            let words: [Word]
+            do {
+                words = try Tokenizer.words(raw)
+            } catch {
+                report("\(place): \(error.message)")
+                continue
+            }
+            guard let first = words.first else { continue }
+            guard let key = Key(rawValue: first.text) else {
                 let known = Key.allCases.map(\.rawValue).joined(separator: ", ")
-                problems.append(
-                    "\(place): '\(ErrorRenderer.cut(parts[0]))' is not a setting the config holds (\(known))")
+                report("\(place): '\(ErrorRenderer.cut(first.text))' is not a setting the config holds (\(known))")
                 continue
             }
-            guard parts.count == 2 else {
-                problems.append("\(place): \(key.rawValue) needs a value (as in `\(key.rawValue) \(key.builtIn)`)")
+            guard words.count >= 2 else {
+                report("\(place): \(key.rawValue) needs a value (as in `\(key.rawValue) \(key.builtIn)`)")
                 continue
             }
-            let value = parts[1].trimmingCharacters(in: .whitespaces)
+            let value = words.dropFirst().map(\.text).joined(separator: " ")
             if let problem = Self.problem(key, value) {
-                problems.append("\(place): \(problem)")
+                report("\(place): \(problem)")
                 continue
             }
             set(key, value, from: .file(path: path, line: number + 1))

@@ -112,6 +112,9 @@ public final class REPL: Sendable {
         let interrupts = InterruptHandler(exitsWhenIdle: !interactive)
         var assembler = LineAssembler()
         var failures = 0
+        // The input's line numbers: a script's failure says on which line its entry began.
+        var lineNumber = 0
+        var entryStart = 1
         // A WebSocket's messages print as they arrive: above the line being edited at the prompt.
         let (reader, printer, palette, snapshot) = (self.reader, self.printer, self.palette, executor.snapshot)
         executor.background.listen { output in
@@ -132,7 +135,9 @@ public final class REPL: Sendable {
                     continue
                 }
                 // End of input: a half-read entry still runs, and fails clearly if it is incomplete.
-                if let entry = assembler.flush(), [.failed, .checkFailed].contains(await run(entry, interrupts)) {
+                if let entry = assembler.flush(),
+                    [.failed, .checkFailed].contains(await run(entry, interrupts, line: entryStart))
+                {
                     failures += 1
                 }
                 break
@@ -141,8 +146,10 @@ public final class REPL: Sendable {
                 assembler.cancel()
                 continue
             }
+            lineNumber += 1
+            if !assembler.isContinuing { entryStart = lineNumber }
             guard let entry = assembler.add(line) else { continue }
-            let outcome = await run(entry, interrupts)
+            let outcome = await run(entry, interrupts, line: entryStart)
             if outcome == .exit { break }
             if outcome == .failed || outcome == .checkFailed { failures += 1 }
         }
@@ -156,10 +163,12 @@ public final class REPL: Sendable {
         return failures == 0 || interactive ? 0 : 1
     }
 
-    private func run(_ entry: String, _ interrupts: InterruptHandler) async -> Executor.Outcome {
+    private func run(_ entry: String, _ interrupts: InterruptHandler, line: Int? = nil) async -> Executor.Outcome {
         guard !entry.allSatisfy({ $0 == " " || $0 == "\t" }) else { return .succeeded }
         let executor = self.executor
-        let outcome = await interrupts.run { [self] in await self.run(entry, remembered: true) }
+        // A script's failures carry the line their entry began on (`--output json`'s `line`).
+        let line = interactive ? nil : line
+        let outcome = await interrupts.run { [self] in await self.run(entry, remembered: true, line: line) }
         if interactive {
             // Masked after running: a line that declared a secret has registered it by now,
             // whether it ran or failed. A line that is not a command at all (a misspelt `auht
@@ -173,7 +182,7 @@ public final class REPL: Sendable {
     }
 
     /// Runs one entry and prints its outputs (and a replay it asked for).
-    private func run(_ entry: String, remembered: Bool) async -> Executor.Outcome {
+    private func run(_ entry: String, remembered: Bool, line: Int? = nil) async -> Executor.Outcome {
         // At a terminal a slow line says how long it has run, and that Ctrl-C cancels it.
         let notice =
             interactive ? SlowLineNotice(console: printer.console, palette: palette, progress: executor.progress) : nil
@@ -183,7 +192,14 @@ public final class REPL: Sendable {
             notice?.finish()
             printer.print([output], pager: .off)
         }
-        let result = await executor.run(entry)
+        var result = await executor.run(entry)
+        if let line {
+            result.outputs = result.outputs.map { output in
+                guard case .failure(var failure) = output, failure.location == nil else { return output }
+                failure.line = line
+                return .failure(failure)
+            }
+        }
         executor.live.listen(nil)
         notice?.finish()
         printer.print(result.outputs, pager: await executor.pagerMode)

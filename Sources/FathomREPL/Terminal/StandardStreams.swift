@@ -35,6 +35,13 @@ public enum StandardStreams {
     /// Standard output can no longer be written: nothing after this could be seen, so the process
     /// ends with status 1 — quietly for a closed pipe (the reader had enough), with one line on
     /// standard error otherwise (`No space left on device`).
+    /// Writes a message about outside input (a file's name, what a parser met in it) to standard
+    /// error on a line of its own, its control characters made visible: the subcommands' errors
+    /// pass the same sanitiser as the prompt's, so a hostile file cannot drive the terminal.
+    public static func diagnose(_ message: String) {
+        write(TerminalText.visible(message) + "\n", to: STDERR_FILENO)
+    }
+
     public static func outputFailed(_ code: Int32) -> Never {
         if code != EPIPE {
             let reason = String(cString: strerror(code))

@@ -9,13 +9,17 @@ import Testing
     /// Lines for every registered command, each form its parser takes. A command added to the
     /// registry without samples here fails ``everyCommandHasSamples()``.
     static let samples: [String: [String]] = [
-        "base": ["base", "base http://127.0.0.1:8080/v1", "base {{demo}}", #"base 'http://h/a"b'"#],
+        "base": [
+            "base", "base http://127.0.0.1:8080/v1", "base {{demo}}", #"base 'http://h/a"b'"#,
+            "base --move http://127.0.0.1:4010",
+        ],
         "path": ["path /users/{{id}}", "path 'a b'", "path http://x.test/q?a=1&b=2", "path -x"],
         "cd": ["cd", "cd users", "cd ..", "cd /", "cd 'a b'"],
         "method": ["method", "method POST", "method wHat", "method get", "method 'POsT'"],
         "query": ["query", "query page=2 per_page=10", "query flag", "query -flag", "query 'a b=c d'", "query '-x=1'"],
         "header": ["header", "header Accept: application/json", "header -Accept -X-Trace", "header X: a  b 'c'"],
         "body": [
+            "body upload @photo.jpg",
             "body", "body none", "body {\"a\": 1}", "body plain text", "body @payload.json", "body @'my file.json'",
             "body form a=1 b='two words'", "body json name=Ada age:=36", "body multipart f@photo.jpg a=b",
             "body example", "body <<EOF\nline one\n  two\nEOF", "body raw <<EOF\n{\"a\":\n1}\nEOF",
