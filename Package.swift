@@ -28,9 +28,7 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         // Latency distributions of batches (`send --repeat`): percentiles in bounded memory.
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
-        // WebSocket (`ws`): the client, and the demo's `/ws`. AsyncHTTPClient 1.37 has no
-        // WebSocket client; these share one frame handler (WSCore) on the same NIO.
-        .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.2"),
+        // The demo's WebSocket endpoint (`/ws`). Fathom's client is its own, on NIOWebSocket.
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         // `swift package generate-documentation --target FathomHTTP` (make docs).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -47,9 +45,8 @@ let package = Package(
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "WSClient", package: "swift-websocket"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOSOCKS", package: "swift-nio-extras"),
             ]
         ),
         .target(name: "FathomJSON"),
@@ -124,7 +121,9 @@ let package = Package(
         ),
         .target(
             name: "FathomTestSupport",
-            dependencies: [.product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
+            ],
             path: "Tests/FathomTestSupport"
         ),
         .testTarget(

@@ -119,4 +119,51 @@ import Testing
                 """)
         #expect(run.stdout.contains(#""column":7,"line":5"#), "\(run.stdout)")
     }
+
+    /// A WebSocket server that never answers a close: `close`, the end of a script and the end
+    /// of a replayed file each end within the close's bound, not at a wall clock's.
+    @Test func aCloseNobodyAnswersEndsEverywhere() throws {
+        let server = try RogueWebSocketServer(.neverAnswersClose)
+        defer { server.stop() }
+        let folder = try directory(["open.fathom": "ws \(server.url)\nexpect message\n"])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for (arguments, script) in [
+            (["--color", "never"], "ws \(server.url)\nclose\n"),
+            (["--color", "never"], "ws \(server.url)\n"),
+            (["replay", "\(folder)/open.fathom"], ""),
+        ] {
+            let start = Date()
+            let run = try FathomBinary.run(arguments, script: script)
+            let took = Date().timeIntervalSince(start)
+            #expect(took < 8, "\(arguments): \(took) s\n\(run.stdout)\(run.stderr)")
+            #expect(run.status == 0, "\(arguments): \(run.stdout)\(run.stderr)")
+        }
+    }
+
+    /// A server that breaks RFC 6455 is told so (the close code) and the person reads why.
+    @Test func aServerBreakingTheProtocolIsNamed() throws {
+        for (misbehaviour, said) in [
+            (
+                RogueWebSocketServer.Misbehaviour.invalidUTF8,
+                "with 1007 invalid data: the server sent a text message that is not UTF-8"
+            ),
+            (.maskedFrame, "with 1002 protocol error: the server sent a masked frame"),
+            (.subprotocol("chat"), "chose the subprotocol 'chat', which Fathom did not offer"),
+        ] {
+            let server = try RogueWebSocketServer(misbehaviour)
+            defer { server.stop() }
+            let run = try FathomBinary.run(["--color", "never"], script: "ws \(server.url)\nexpect message\n")
+            #expect(run.stderr.contains(said), "\(run.stdout)\(run.stderr)")
+        }
+    }
+
+    /// 200,000 pings, then a message: `expect message` finds it within its 10 s.
+    @Test func aPingFloodDoesNotStarveExpectMessage() throws {
+        let server = try RogueWebSocketServer(.pingFlood(200_000))
+        defer { server.stop() }
+        let run = try FathomBinary.run(
+            ["--color", "never"], script: "ws \(server.url)\nexpect message $.after == \"pings\"\nclose\n")
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("✓ expect message $.after == \"pings\""), "\(run.stdout)\(run.stderr)")
+    }
 }

@@ -95,7 +95,7 @@ import Testing
                 ws ws://127.0.0.1:\(other.port)/ws
                 """, environment: ["FATHOM_SECRET_PLANTED": Self.planted])
         #expect(run.stdout.contains("✓ expect message $.user == \"ada\""), "\(run.stdout)\(run.stderr)")
-        #expect(run.stderr.contains("did not switch /ws to WebSocket"))
+        #expect(run.stderr.contains("to the upgrade of /ws, not 101 Switching Protocols"))
         let received = other.requests.joined(separator: "\n")
         #expect(received.lowercased().contains("upgrade: websocket"), "\(received)")
         #expect(!received.lowercased().contains("authorization"))

@@ -1,12 +1,10 @@
 import Foundation
-import HTTPTypes
 import Logging
 import NIOCore
 import NIOPosix
 import NIOSSL
 import NIOWebSocket
 import Synchronization
-import WSClient
 
 /// One message of a WebSocket conversation.
 public enum WebSocketMessage: Sendable, Equatable {
@@ -106,8 +104,10 @@ public enum WebSocketEvent: Sendable, Equatable {
 /// }
 /// ```
 ///
-/// Built on hummingbird-project's WSClient (swift-websocket), on the same SwiftNIO as the HTTP
-/// transport: AsyncHTTPClient has no WebSocket client.
+/// Fathom's own client on SwiftNIO's WebSocket frames (AsyncHTTPClient has no WebSocket client),
+/// on the same event loops as the HTTP transport. It holds a server to the protocol: a masked
+/// frame, a reserved bit or opcode, a text message that is not UTF-8, an invalid close code, or a
+/// subprotocol or extension the upgrade did not offer fails the connection, and says why.
 public final class WebSocketConnection: Sendable {
     /// How a connection is opened.
     public struct Configuration: Sendable {
@@ -153,28 +153,31 @@ public final class WebSocketConnection: Sendable {
     /// It ends with ``WebSocketEvent/closed(_:)``; it has one reader.
     public let events: AsyncStream<WebSocketEvent>
 
-    private let state: Mutex<State>
-    private let task: Mutex<Task<Void, Never>?>
+    private let sink: AsyncStream<WebSocketEvent>.Continuation
+    private let state = Mutex(State())
+    private let log: WireLog?
 
     private struct State {
-        var writer: WebSocketOutboundWriter?
-        var opening: CheckedContinuation<Void, any Error>?
-        /// Fails the opening when it takes longer than the connect timeout.
-        var timer: Task<Void, any Error>?
+        var channel: (any Channel)?
         /// The code and reason this side closed with, once it did.
         var closing: (code: Int, reason: String?)?
-        /// The bytes of a message still unfinished when the messages stopped.
-        var unfinished: Int?
-        var close: WebSocketClose?
+        /// The server's close frame, once it came: the answer to ours, or its own close.
+        var serverClose: (code: Int?, reason: String?)?
+        /// Fathom failed the connection: the code it sent and why.
+        var failure: (code: Int, reason: String)?
+        /// What ended the connection when nobody closed it.
+        var dropError: String?
         /// This side closed and the server did not answer in time: the connection was ended.
         var unanswered = false
+        var close: WebSocketClose?
+        /// Completed when the connection has ended and ``close`` is known.
+        var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private init(url: RequestURL, events: AsyncStream<WebSocketEvent>) {
+    private init(url: RequestURL, log: WireLog?) {
         self.url = url
-        self.events = events
-        self.state = Mutex(State())
-        self.task = Mutex(nil)
+        self.log = log
+        (events, sink) = AsyncStream<WebSocketEvent>.makeStream()
     }
 
     /// Opens a connection to `url` (`ws://`, `wss://`, or `http(s)://` taken as them) and
@@ -189,73 +192,37 @@ public final class WebSocketConnection: Sendable {
             WireLog(logger: $0, detail: configuration.logDetail, redactor: configuration.redactor)
         }
         log?.logUpgrade(url: target, headers: configuration.headers)
-        let (events, sink) = AsyncStream<WebSocketEvent>.makeStream()
-        let connection = WebSocketConnection(url: target, events: events)
-        var clientConfiguration = WebSocketClientConfiguration(
-            maxFrameSize: min(configuration.maxMessageSize, 1 << 24), closeTimeout: .seconds(3))
-        for field in configuration.headers {
-            guard let name = HTTPField.Name(field.name.description) else { continue }
-            clientConfiguration.additionalHeaders.append(HTTPField(name: name, value: field.value))
-        }
-        var tls = TLSConfiguration.makeClientConfiguration()
-        if !configuration.verifyCertificates { tls.certificateVerification = .none }
-        var logger = Logger(label: "fathom.websocket")
-        logger.logLevel = .critical
+        let connection = WebSocketConnection(url: target, log: log)
+        let limit = configuration.maxMessageSize
         let opened = ContinuousClock.now
-        let handler: WebSocketDataHandler<WebSocketClient.Context> = { inbound, outbound, _ in
-            try await connection.converse(
-                inbound: inbound, outbound: outbound, opened: opened, limit: configuration.maxMessageSize, sink: sink)
-        }
-        let address = target.scheme == "wss" ? "wss" : "ws"
-        let written = "\(address)://\(target.authority)\(target.pathAndQuery)"
-        var proxySettings: WebSocketProxySettings?
-        if let proxy = configuration.proxy {
-            var connectHeaders = HTTPFields()
-            if let user = proxy.username {
-                let token = Data("\(user):\(proxy.password ?? "")".utf8).base64EncodedString()
-                connectHeaders[.proxyAuthorization] = "Basic \(token)"
-            }
-            proxySettings = WebSocketProxySettings(
-                host: proxy.host, port: proxy.port,
-                type: proxy.kind == .socks5 ? .socks : .http(connectHeaders: connectHeaders),
-                timeout: configuration.connectTimeout)
-        }
-        let settings = (clientConfiguration, tls, proxySettings, logger)
-        let run: @Sendable () async throws -> WebSocketCloseFrame? = {
-            let (clientConfiguration, tls, proxySettings, logger) = settings
-            if let proxySettings {
-                return try await WebSocketClient(
-                    url: written, configuration: clientConfiguration, tlsConfiguration: tls,
-                    proxySettings: proxySettings, logger: logger, handler: handler
-                ).run()
-            }
-            return try await WebSocketClient(
-                url: written, configuration: clientConfiguration, tlsConfiguration: tls, logger: logger,
-                handler: handler
-            ).run()
-        }
-        let timeout = configuration.connectTimeout
         do {
-            try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { continuation in
-                    connection.state.withLock { $0.opening = continuation }
-                    connection.task.withLock {
-                        $0 = Task {
-                            let result: Result<WebSocketCloseFrame?, any Error>
-                            do { result = .success(try await run()) } catch { result = .failure(error) }
-                            let close = connection.finish(result, url: target, sink: sink)
-                            if let close { log?.logClose(url: target, close) }
-                        }
-                    }
-                    let timer = Task {
-                        try await Task.sleep(for: timeout)
-                        connection.failOpening(NetworkError.timeout(.connect, after: timeout))
-                    }
-                    connection.state.withLock { $0.timer = timer }
-                }
-            } onCancel: {
-                connection.failOpening(CancellationError())
+            // Connecting has its own timeout; this one bounds the rest (a proxy, TLS, the upgrade):
+            // it closes the channel, which ends the opening. So does a cancelled task.
+            let timedOut = Mutex(false)
+            let timer = Task {
+                try await Task.sleep(for: configuration.connectTimeout)
+                timedOut.withLock { $0 = true }
+                connection.cancel()
             }
+            defer { timer.cancel() }
+            let channel: any Channel
+            do {
+                channel = try await withTaskCancellationHandler {
+                    try await WebSocketOpening.open(
+                        target, configuration: configuration,
+                        connected: { channel in connection.state.withLock { $0.channel = channel } },
+                        handler: { WebSocketFrameHandler(connection: connection, limit: limit, opened: opened) })
+                } onCancel: {
+                    connection.cancel()
+                }
+            } catch {
+                if timedOut.withLock({ $0 }) {
+                    throw NetworkError.timeout(.connect, after: configuration.connectTimeout)
+                }
+                if Task.isCancelled { throw CancellationError() }
+                throw error
+            }
+            if !channel.isActive { connection.ended(unfinishedBytes: nil) }
         } catch {
             let failure = map(error, url: target)
             log?.logFailure(method: .get, url: target, error: failure)
@@ -268,61 +235,54 @@ public final class WebSocketConnection: Sendable {
     ///
     /// - Throws: ``NetworkError/connectionClosed(_:)`` once the connection has ended.
     public func send(_ message: WebSocketMessage) async throws(NetworkError) {
-        let writer = try openWriter()
-        do {
-            switch message {
-            case .text(let text): try await writer.writeTextMessage(text)
-            case .binary(let data): try await writer.writeBinaryMessage(ByteBuffer(bytes: data))
-            }
-        } catch {
-            throw Self.map(error, url: url)
+        let channel = try openChannel()
+        let frame: WebSocketFrame
+        switch message {
+        case .text(let text):
+            frame = WebSocketFrame(fin: true, opcode: .text, maskKey: .random(), data: ByteBuffer(string: text))
+        case .binary(let data):
+            frame = WebSocketFrame(fin: true, opcode: .binary, maskKey: .random(), data: ByteBuffer(bytes: data))
         }
+        try await write(frame, on: channel)
     }
 
     /// Sends a ping (the server answers with a pong, which the connection consumes).
     ///
     /// - Throws: ``NetworkError/connectionClosed(_:)`` once the connection has ended.
     public func ping(_ payload: Data = Data()) async throws(NetworkError) {
-        let writer = try openWriter()
-        do {
-            try await writer.write(.custom(WebSocketFrame(fin: true, opcode: .ping, data: ByteBuffer(bytes: payload))))
-        } catch {
-            throw Self.map(error, url: url)
-        }
+        let channel = try openChannel()
+        let frame = WebSocketFrame(fin: true, opcode: .ping, maskKey: .random(), data: ByteBuffer(bytes: payload))
+        try await write(frame, on: channel)
     }
 
     /// Closes the connection with `code` (1000 by default) and returns how it ended.
     ///
-    /// Waits for the server's answer at most three seconds. Closing an ended connection returns
-    /// how it ended.
+    /// Waits for the server's answer at most three seconds; then the connection is ended without
+    /// it. Closing an ended connection returns how it ended.
     @discardableResult
     public func close(code: Int = 1000, reason: String? = nil) async -> WebSocketClose {
-        let writer = state.withLock { state -> WebSocketOutboundWriter? in
-            guard state.close == nil, state.closing == nil else { return nil }
+        let channel = state.withLock { state -> (any Channel)? in
+            guard state.close == nil, state.closing == nil, state.failure == nil, state.serverClose == nil else {
+                return nil
+            }
             state.closing = (code, reason)
-            return state.writer
+            return state.channel
         }
-        if let writer {
-            try? await writer.close(WebSocketErrorCode(codeNumber: code), reason: reason)
-        }
-        // The server has `closeWait` to answer; then the connection is ended without it. (The
-        // reader goes on reading until the answer comes, so the bound is kept here, not by it.)
-        let connection = task.withLock { $0 }
-        await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                await connection?.value
-                return true
-            }
-            group.addTask {
-                try? await Task.sleep(for: Self.closeWait)
-                return false
-            }
-            if await group.next() == false {
+        if let channel {
+            var payload = ByteBuffer()
+            payload.writeInteger(UInt16(clamping: code))
+            if let reason { payload.writeString(reason) }
+            let frame = WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: payload)
+            channel.writeAndFlush(frame, promise: nil)
+            // The server has `closeWait` to answer; then the connection is ended without it.
+            let wait = Self.closeWait
+            channel.eventLoop.scheduleTask(in: TimeAmount(wait)) { [self] in
+                guard channel.isActive else { return }
                 state.withLock { $0.unanswered = true }
-                connection?.cancel()
+                channel.close(promise: nil)
             }
-            group.cancelAll()
         }
+        await waitForEnd()
         return state.withLock { $0.close } ?? WebSocketClose(initiator: .client)
     }
 
@@ -331,7 +291,7 @@ public final class WebSocketConnection: Sendable {
 
     /// Ends the connection at once, without a close handshake.
     public func cancel() {
-        task.withLock { $0?.cancel() }
+        state.withLock { $0.channel }?.close(promise: nil)
     }
 
     /// How the connection ended, or `nil` while it is open.
@@ -339,130 +299,103 @@ public final class WebSocketConnection: Sendable {
 
     // MARK: - Inside
 
-    /// Fails an opening still under way (a timeout, a cancelled task) and ends the connection.
-    private func failOpening(_ error: any Error) {
-        let opening = state.withLock { state in
-            defer { state.opening = nil }
-            return state.opening
+    private func openChannel() throws(NetworkError) -> any Channel {
+        let (channel, ended) = state.withLock {
+            ($0.channel, $0.close != nil || $0.closing != nil || $0.failure != nil || $0.serverClose != nil)
         }
-        guard let opening else { return }
-        opening.resume(throwing: error)
-        task.withLock { $0?.cancel() }
-    }
-
-    private func openWriter() throws(NetworkError) -> WebSocketOutboundWriter {
-        let (writer, close) = state.withLock { ($0.writer, $0.close) }
-        guard close == nil, let writer else {
+        guard !ended, let channel, channel.isActive else {
             throw NetworkError.connectionClosed("the WebSocket to \(url.authority) is closed")
         }
-        return writer
+        return channel
     }
 
-    /// Runs for as long as the connection is open: joins fragments into messages.
-    private func converse(
-        inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, opened: ContinuousClock.Instant,
-        limit: Int, sink: AsyncStream<WebSocketEvent>.Continuation
-    ) async throws {
-        let opening = state.withLock { state in
-            state.writer = outbound
-            state.timer?.cancel()
-            defer { state.opening = nil }
-            return state.opening
-        }
-        guard let opening else { return }
-        opening.resume()
-        var pending: (binary: Bool, bytes: ByteBuffer)?
-        defer {
-            let unfinished = pending?.bytes.readableBytes
-            state.withLock { $0.unfinished = unfinished }
-        }
-        for try await frame in inbound {
-            var data = frame.data
-            switch frame.opcode {
-            case .text, .binary:
-                pending = (frame.opcode == .binary, data)
-            case .continuation:
-                guard pending != nil else { continue }
-                pending?.bytes.writeBuffer(&data)
-            }
-            if let size = pending?.bytes.readableBytes, size > limit {
-                try await outbound.close(.messageTooLarge, reason: nil)
-                pending = nil
-                continue
-            }
-            guard frame.fin, let message = pending else { continue }
-            pending = nil
-            let bytes = Data(message.bytes.readableBytesView)
-            let value: WebSocketMessage =
-                message.binary ? .binary(bytes) : .text(String(decoding: bytes, as: UTF8.self))
-            sink.yield(.message(value, at: ContinuousClock.now - opened))
+    private func write(_ frame: WebSocketFrame, on channel: any Channel) async throws(NetworkError) {
+        do {
+            try await channel.writeAndFlush(frame).get()
+        } catch {
+            throw Self.map(error, url: url)
         }
     }
 
-    /// Records how the connection ended and delivers it as the last event.
-    ///
-    /// Returns how it ended, or `nil` when it never opened.
-    @discardableResult
-    private func finish(
-        _ result: Result<WebSocketCloseFrame?, any Error>, url: RequestURL,
-        sink: AsyncStream<WebSocketEvent>.Continuation
-    ) -> WebSocketClose? {
-        let (opening, close, opened) = state.withLock {
-            state -> (CheckedContinuation<Void, any Error>?, WebSocketClose, Bool) in
-            let opening = state.opening
-            let opened = state.writer != nil
-            state.opening = nil
-            state.timer?.cancel()
-            let unfinished = state.unfinished
-            var close: WebSocketClose
-            switch result {
-            case .success(let frame?):
-                if let closing = state.closing {
+    private func waitForEnd() async {
+        await withCheckedContinuation { continuation in
+            let ended = state.withLock { state -> Bool in
+                guard state.close == nil else { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if ended { continuation.resume() }
+        }
+    }
+
+    /// A whole message arrived (the frame handler, on the event loop).
+    func deliver(_ message: WebSocketMessage, at elapsed: Duration) {
+        sink.yield(.message(message, at: elapsed))
+    }
+
+    /// The server's close frame arrived; `true` when the server closed first (it is answered).
+    func closeReceived(code: Int?, reason: String?) -> Bool {
+        state.withLock { state in
+            state.serverClose = (code, reason)
+            return state.closing == nil
+        }
+    }
+
+    /// Fathom failed the connection, sending `code`, for `reason`.
+    func failed(code: Int, reason: String) {
+        state.withLock { state in
+            if state.failure == nil { state.failure = (code, reason) }
+        }
+    }
+
+    /// The connection broke (an I/O error, TLS).
+    func dropped(because error: any Error) {
+        let text = Self.map(error, url: url).description
+        state.withLock { state in
+            if state.dropError == nil { state.dropError = text }
+        }
+    }
+
+    /// The channel is gone: says how the connection ended, once, as the last event.
+    func ended(unfinishedBytes: Int?) {
+        let (close, waiters) = state.withLock { state -> (WebSocketClose?, [CheckedContinuation<Void, Never>]) in
+            guard state.close == nil else { return (nil, []) }
+            let close: WebSocketClose
+            if let failure = state.failure {
+                close = WebSocketClose(initiator: .client, code: failure.code, error: failure.reason)
+            } else if let closing = state.closing {
+                if let answer = state.serverClose {
+                    close = WebSocketClose(
+                        initiator: .client, code: closing.code, reason: closing.reason, answer: answer.code ?? 1005)
+                } else if state.unanswered {
                     close = WebSocketClose(
                         initiator: .client, code: closing.code, reason: closing.reason,
-                        answer: Self.number(frame.closeCode))
+                        error:
+                            "\(url.authority) did not answer the close within \(Self.closeWait.components.seconds) s: ended without it"
+                    )
                 } else {
-                    close = WebSocketClose(
-                        initiator: .server, code: Self.number(frame.closeCode),
-                        reason: frame.reason.flatMap { $0.isEmpty ? nil : $0 })
+                    // We closed and the server went without answering: ended all the same.
+                    close = WebSocketClose(initiator: .client, code: closing.code, reason: closing.reason)
                 }
-            case .success(nil):
+            } else if let server = state.serverClose {
+                close = WebSocketClose(initiator: .server, code: server.code, reason: server.reason)
+            } else {
                 close = WebSocketClose(
-                    initiator: .dropped, unfinishedBytes: unfinished,
-                    error: "\(url.authority) ended the connection without a close frame")
-            case .failure(let error):
-                close = WebSocketClose(
-                    initiator: .dropped, unfinishedBytes: unfinished,
-                    error: Self.map(error, url: url).description)
-            }
-            if let closing = state.closing, close.initiator == .dropped, unfinished == nil, case .success = result {
-                // We closed and the server went without answering: ended all the same.
-                close = WebSocketClose(initiator: .client, code: closing.code, reason: closing.reason)
-            }
-            if let closing = state.closing, state.unanswered {
-                close = WebSocketClose(
-                    initiator: .client, code: closing.code, reason: closing.reason,
-                    error:
-                        "\(url.authority) did not answer the close within \(Self.closeWait.components.seconds) s: ended without it"
-                )
+                    initiator: .dropped, unfinishedBytes: unfinishedBytes,
+                    error: state.dropError ?? "\(url.authority) ended the connection without a close frame")
             }
             state.close = close
-            state.writer = nil
-            return (opening, close, opened)
+            defer { state.waiters = [] }
+            return (close, state.waiters)
         }
-        if let opening {
-            switch result {
-            case .failure(let error): opening.resume(throwing: error)
-            case .success:
-                opening.resume(throwing: NetworkError.connectionClosed("\(url.authority) closed before the upgrade"))
-            }
-        }
+        guard let close else { return }
+        log?.logClose(url: url, close)
         sink.yield(.closed(close))
         sink.finish()
-        return opened ? close : nil
+        for waiter in waiters { waiter.resume() }
     }
 
-    private static func number(_ code: WebSocketErrorCode) -> Int {
+    static func number(_ code: WebSocketErrorCode) -> Int {
         switch code {
         case .normalClosure: 1000
         case .goingAway: 1001
@@ -499,11 +432,6 @@ public final class WebSocketConnection: Sendable {
 
     /// NIO, TLS and upgrade errors as ``NetworkError``, with the host and what to do.
     static func map(_ error: any Error, url: RequestURL) -> NetworkError {
-        if let error = error as? NIOSSLExtraError, error == .cannotUseIPAddressInSNI {
-            // WSClient always names the host for SNI, which TLS does not allow for an address.
-            return .tls(
-                host: url.host, reason: "wss:// to an IP address is not supported here: use the server's host name")
-        }
         let port = url.port ?? (url.scheme == "wss" ? 443 : 80)
         if let mapped = NetworkError.socket(error, url: url, port: port, inner: { map($0, url: url) }) {
             return mapped
@@ -511,18 +439,26 @@ public final class WebSocketConnection: Sendable {
         switch error {
         case ChannelError.connectTimeout(let after):
             return .timeout(.connect, after: .nanoseconds(after.nanoseconds))
+        case let failure as WebSocketOpening.Failure:
+            switch failure {
+            case .notUpgraded(let status):
+                return .transport(
+                    "\(url.authority) answered \(status.code) \(status.reasonPhrase) to the upgrade of \(url.path), "
+                        + "not 101 Switching Protocols: is it a WebSocket endpoint?")
+            case .wrongAccept:
+                return .transport(
+                    "\(url.authority)'s Sec-WebSocket-Accept does not answer the key Fathom sent (RFC 6455 §4.1): "
+                        + "not a WebSocket server, or a proxy in between that changed the upgrade")
+            case .notOffered(let header, let value):
+                return .transport(
+                    "\(url.authority) chose the \(header) '\(value)', which Fathom did not offer (RFC 6455 §4.1): "
+                        + "the connection is refused")
+            case .proxyRefused(let status):
+                return .transport(
+                    "the proxy refused the connection to \(url.authority): \(status.code) \(status.reasonPhrase)")
+            }
         case is ChannelError:
             return .connectionClosed("the WebSocket to \(url.authority) is closed")
-        case let error as WebSocketClientError where error == .webSocketUpgradeFailed:
-            return .transport(
-                "\(url.authority) did not switch \(url.path) to WebSocket (no 101 Switching Protocols): is it a WebSocket endpoint?"
-            )
-        case let error as WebSocketClientError where error == .proxyHandshakeFailed:
-            return .transport("the proxy refused the connection to \(url.authority)")
-        case let error as WebSocketClientError where error == .proxyHandshakeTimeout:
-            return .transport("the proxy did not connect to \(url.authority) in time")
-        case let error as WebSocketClientError:
-            return .transport("the WebSocket to \(url.authority) failed: \(error)")
         default:
             return .transport("the WebSocket to \(url.authority) failed: \(error)")
         }

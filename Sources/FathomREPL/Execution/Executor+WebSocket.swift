@@ -43,8 +43,11 @@ extension Executor {
         let snapshot = self.snapshot
         open.pump(
             show: { output in
-                // What this side closed is the `close` line's own output.
-                if case .closed(let close, _, _) = output.kind, close.initiator == .client { return }
+                // What this side closed is the `close` line's own output; Fathom failing the
+                // connection (the server broke the protocol) is news, and is shown.
+                if case .closed(let close, _, _) = output.kind, close.initiator == .client, !close.failedByFathom {
+                    return
+                }
                 background.send(.webSocket(output))
             },
             ended: { snapshot.setWebSocket(nil) })

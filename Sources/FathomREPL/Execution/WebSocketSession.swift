@@ -177,3 +177,11 @@ final class OpenWebSocket: Sendable {
         state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
     }
 }
+
+extension WebSocketClose {
+    /// Fathom failed the connection (RFC 6455 §7.1.7): the server broke the protocol (1002),
+    /// sent text that is not UTF-8 (1007), or a message over the limit (1009) — not a `close` line.
+    var failedByFathom: Bool {
+        initiator == .client && error != nil && [1002, 1007, 1009].contains(code ?? 0)
+    }
+}

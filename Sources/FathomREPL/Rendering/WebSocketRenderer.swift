@@ -53,6 +53,13 @@ struct WebSocketRenderer {
         case .closed(let close, let url, let received):
             let count = palette.dim(" · \(received) message\(received == 1 ? "" : "s") received")
             switch close.initiator {
+            case .client where close.failedByFathom:
+                // Fathom failed the connection: the server broke the protocol, or a message was too big.
+                let code = close.code ?? 1002
+                var line = "✗ Fathom closed the WebSocket to \(TerminalText.visible(url)) with \(code)"
+                if let name = WebSocketClose.name(of: code) { line += " \(name)" }
+                line += ": " + TerminalText.visible(close.error ?? "")
+                return (palette.red(line) + count, true)
             case .client, .server:
                 var parts = [close.initiator == .server ? "⇄ closed by the server" : "⇄ closed"]
                 if let code = close.code {
@@ -62,6 +69,8 @@ struct WebSocketRenderer {
                 var answer = ""
                 if let code = close.answer, code != close.code {
                     answer = palette.dim(" · the server answered \(code)")
+                } else if close.initiator == .client, let error = close.error {
+                    answer = palette.dim(" · " + TerminalText.visible(error))
                 }
                 return (palette.cyan(parts.joined(separator: palette.dim(" · "))) + answer + count, false)
             case .dropped:
