@@ -232,4 +232,21 @@ import Testing
         #expect(first.contains(#""raw":"\"x\"""#), "\(first)")
         #expect(second.contains(#""raw":"x""#), "\(second)")
     }
+
+    /// `describe` at a terminal breaks its lines at blanks, schemas included: no word is split at
+    /// the edge (the terminal would split it).
+    @Test func describeBreaksLinesAtBlanks() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("demo-\(UUID()).json").path
+        try Data(DemoOpenAPI.json.utf8).write(to: URL(fileURLWithPath: file))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let executor = Self.executor(MockTransport())
+        let results = await Self.run(executor, "base http://api.test\nspec \(file)\ndescribe createUser")
+        let renderer = OutputRenderer(palette: Palette(enabled: false), redactor: executor.redactor, width: 60)
+        let text = results[2].outputs.map { renderer.render($0).text }.joined()
+        #expect(text.contains("NewUser { name: string,"), "\(text)")
+        for line in text.split(separator: "\n") {
+            let words = line.split(separator: " ")
+            #expect(line.count <= 60 || words.count == 1, "'\(line)' (\(line.count) columns)")
+        }
+    }
 }

@@ -135,7 +135,12 @@ struct OutputRenderer: Sendable {
         if !detail.body.isEmpty {
             lines.append("")
             lines.append(palette.bold("body") + (detail.bodyRequired ? " (required)" : " (optional)"))
-            for content in detail.body { lines.append("  \(palette.dim(content.mediaType))  \(content.schema)") }
+            for content in detail.body {
+                // Wrapped at blanks, as every line here: the terminal would break a schema mid-word.
+                lines.append(
+                    TextWrap.wrap(
+                        "  \(palette.dim(content.mediaType))  \(content.schema)", width: width, indent: "    "))
+            }
         }
         if !detail.responses.isEmpty {
             lines.append("")
@@ -146,7 +151,10 @@ struct OutputRenderer: Sendable {
                         "  " + palette.bold(response.status) + (response.description.map { "  " + $0 } ?? ""),
                         width: width, indent: "      "))
                 for content in response.content {
-                    lines.append("      \(palette.dim(content.mediaType))  \(content.schema)")
+                    lines.append(
+                        TextWrap.wrap(
+                            "      \(palette.dim(content.mediaType))  \(content.schema)", width: width,
+                            indent: "        "))
                 }
             }
         }
