@@ -38,7 +38,7 @@ struct HTTPBinTests {
         #expect(result.stdout.contains(#""X-Client": "fathom-tests""#))
         #expect(result.stdout.contains(#""q": "two words""#))
         #expect(result.stdout.contains(#""X-Trace": "abc""#))
-        #expect(result.stdout.contains(#""User-Agent": "fathom/0.2""#))
+        #expect(result.stdout.contains(#""User-Agent": "fathom/0.3.0""#))
         #expect(
             result.stdout.components(separatedBy: #""X-Client": "fathom-tests""#).count == 2,
             "removed default not sent again")

@@ -76,4 +76,48 @@ import Testing
         assertClean(replay.stderr, "the replay's errors")
         assertClean(try String(contentsOfFile: "\(directory)/junit.xml", encoding: .utf8), "JUnit XML")
     }
+
+    /// Every run of eight or more characters of the planted secret but its last four, which a
+    /// mask shows: a preview cut before it was masked would show one of them.
+    static var pieces: [String] {
+        let characters = Array(planted)
+        return (0...(characters.count - 8)).flatMap { start in
+            ((start + 8)...characters.count).map { String(characters[start..<$0]) }
+        }
+    }
+
+    /// A batch's summary shows bodies and differences cut to a width: masked before they are cut,
+    /// in text and JSON, with the secret as a header, a bearer token and a query item.
+    @Test(arguments: ["text", "json"])
+    func batchSummariesShowNoPartOfTheSecret(format: String) throws {
+        let server = try DemoServerProcess()
+        let run = try FathomBinary.run(
+            ["--output", format, server.baseURL],
+            script: """
+                secret token
+                get /echo X-Api-Key:{{token}} padding==\(String(repeating: "x", count: 90)) --repeat 3 -c 2
+                auth bearer {{token}}
+                get /echo q=={{token}} --repeat 2
+                show #1
+                inspect #2 $
+                """, environment: ["FATHOM_SECRET_TOKEN": Self.planted])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        for piece in Self.pieces {
+            #expect(!run.stdout.contains(piece), "standard output (\(format)) shows '\(piece)'")
+            #expect(!run.stderr.contains(piece), "standard error (\(format)) shows '\(piece)'")
+        }
+    }
+
+    /// `fathom import` of a curl line holding the secret writes a session file that names it and
+    /// never holds its value; its notes and errors show none of it either.
+    @Test func importWritesNoSecret() throws {
+        let directory = NSTemporaryDirectory() + "fathom-sweep-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "curl -H 'Authorization: Bearer \(Self.planted)' -u ada:\(Self.planted) http://127.0.0.1:9/x --frobnicate"
+            .write(toFile: "\(directory)/req.curl", atomically: true, encoding: .utf8)
+        let run = try FathomBinary.run(["import", "\(directory)/req.curl"])
+        assertClean(run.stdout, "fathom import's session file")
+        assertClean(run.stderr, "fathom import's errors")
+    }
 }

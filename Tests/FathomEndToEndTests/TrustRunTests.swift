@@ -1,3 +1,4 @@
+import FathomDemo
 import FathomTestSupport
 import Foundation
 import Testing
@@ -165,5 +166,26 @@ import Testing
             ["--color", "never"], script: "ws \(server.url)\nexpect message $.after == \"pings\"\nclose\n")
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.contains("✓ expect message $.after == \"pings\""), "\(run.stdout)\(run.stderr)")
+    }
+
+    /// A description loaded before any base (its servers name the API's real host) goes with the
+    /// base the person sets next — a local server — and checks its responses; one line says so.
+    @Test func aDescriptionLoadedFirstChecksTheBaseSetNext() throws {
+        let demo = try DemoServerProcess()
+        let described = DemoOpenAPI.json.replacingOccurrences(
+            of: #""servers": [{"url": "/"}]"#, with: #""servers": [{"url": "https://api.example.com"}]"#)
+        let folder = try directory(["demo.json": described])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try FathomBinary.run(
+            ["--color", "never"],
+            script: """
+                spec demo.json
+                base \(demo.baseURL)
+                get /users/1
+                expect schema
+                """, directory: folder)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("moved from https://api.example.com to \(demo.baseURL)"), "\(run.stdout)")
+        #expect(run.stdout.contains("schema ✓") && run.stdout.contains("✓ expect schema"), "\(run.stdout)")
     }
 }
