@@ -28,6 +28,13 @@ import Testing
         #expect(complete("help sho") == ["show"])
     }
 
+    /// `api share` takes an origin's URL: the session's request paths are no candidates.
+    @Test func apiShareOffersNoPaths() {
+        #expect(complete("api sh") == ["share "])
+        #expect(complete("api share /us").isEmpty)
+        #expect(complete("api unshare /us").isEmpty)
+    }
+
     @Test func headerNamesThenMediaTypes() {
         #expect(complete("header content-t") == ["Content-Type: "])
         #expect(complete("header Content-Type: application/j") == ["application/json"])
