@@ -34,6 +34,12 @@ struct Fathom: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
+            // A usage error is exit status 2, as the README's table, `--help` and the manual say
+            // (and as curl, jq and diff have it), not ArgumentParser's 64.
+            if exitCode(for: error) == ExitCode(64) {
+                StandardStreams.diagnose(fullMessage(for: error))
+                Foundation.exit(2)
+            }
             exit(withError: error)
         }
     }

@@ -28,8 +28,8 @@ struct Replay: AsyncParsableCommand {
             Exit status:
               0    every request passed
               1    a check failed: an expectation, a recording, the schema
-              2    a file or usage problem: nothing was sent
-              3    a runtime error: no answer, a missing secret, --max-time
+              2    a file or usage problem, or a secret the files name with no value: nothing was sent
+              3    a runtime error: no answer, a secret asked for mid-run with no value, --max-time
               130  SIGINT, 143 SIGTERM: the report holds the results so far
             """
     )
@@ -255,7 +255,7 @@ struct Replay: AsyncParsableCommand {
         }
         // Asks for a missing secret only where a person is: both ends a terminal (a CI's pseudo-
         // terminal aside), and not told otherwise.
-        let inCI = environment["CI"].map { !$0.isEmpty && $0 != "false" && $0 != "0" } ?? false
+        let inCI = ContinuousIntegration.detected(in: environment)
         let terminal = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 && !inCI && !noInput
         let runner = ReplayRunner(
             options: options, output: StandardConsole(interactive: false),

@@ -97,6 +97,19 @@ import Testing
         #expect(throws: CommandError.self) { try Recording.load(path) }
     }
 
+    /// A recording's format is read, not assumed: 999, "two" or null is named, never compared.
+    @Test(arguments: ["999", #""two""#, "null"])
+    func anUnknownFormatIsNamed(format: String) throws {
+        let path = NSTemporaryDirectory() + "fathom-rec-\(UUID().uuidString).json"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data(#"{"fathomRecording": \#(format), "responses": []}"#.utf8).write(to: URL(fileURLWithPath: path))
+        #expect {
+            try Recording.load(path)
+        } throws: { error in
+            (error as? CommandError)?.message.contains("has format \(format), which this Fathom does not read") == true
+        }
+    }
+
     /// A binary body is masked before it is stored as base64, where no later mask could see it.
     @Test func aBinaryBodyIsMaskedBeforeItIsEncoded() {
         let redactor = Redactor()

@@ -19,7 +19,8 @@ public struct BatchPlan: Hashable, Sendable {
     public init(count: Int? = nil, duration: Duration? = nil, rate: Double? = nil, maxConcurrent: Int = 1) {
         self.count = count
         self.duration = duration
-        self.rate = rate
+        // A rate that is no number of requests a second is no rate.
+        self.rate = rate.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
         self.maxConcurrent = max(1, maxConcurrent)
     }
 
@@ -33,7 +34,8 @@ public struct BatchPlan: Hashable, Sendable {
 
     /// When request `index` is due, from the batch's start; `nil` without a rate.
     func due(_ index: Int) -> Duration? {
-        rate.map { .nanoseconds(Int64(Double(index) / $0 * 1e9)) }
+        // At most a century away: a very slow rate never overflows the clock.
+        rate.map { .nanoseconds(Int64(min(Double(index) / $0, 3.15e9) * 1e9)) }
     }
 }
 

@@ -129,8 +129,12 @@ public enum FileBody {
         }
         defer { try? handle.close() }
         var count = 0
-        while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-            count += chunk.reduce(0) { $0 + ($1 == 0x0A || $1 == 0x0D ? 0 : 1) }
+        while let chunk = try? handle.read(upToCount: 4 << 20), !chunk.isEmpty {
+            count += chunk.withUnsafeBytes { bytes in
+                var kept = 0
+                for byte in bytes where byte != 0x0A && byte != 0x0D { kept += 1 }
+                return kept
+            }
         }
         return count
     }
@@ -141,11 +145,18 @@ public enum FileBody {
             throw .file(path: path, reason: "no such file")
         }
         guard !isDirectory.boolValue else { throw .file(path: path, reason: "is a directory") }
+        // The file a symbolic link names: its size and type, not the link's.
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
         guard FileManager.default.isReadableFile(atPath: path),
-            let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+            let attributes = try? FileManager.default.attributesOfItem(atPath: resolved),
             let size = attributes[.size] as? NSNumber
         else {
             throw .file(path: path, reason: "permission denied")
+        }
+        // A device or a FIFO has no length to send and may never end (`-d @/dev/zero`): a body
+        // is a regular file.
+        if let type = attributes[.type] as? FileAttributeType, type != .typeRegular {
+            throw .file(path: path, reason: "not a regular file (a device, a FIFO or a socket)")
         }
         return size.intValue
     }

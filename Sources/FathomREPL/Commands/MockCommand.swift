@@ -63,6 +63,10 @@ struct MockCommand: SingleCommand {
             guard FileManager.default.isReadableFile(atPath: expanded) else {
                 throw CommandError("cannot read '\(file)'", hint: "give a readable file after @")
             }
+            // Held in memory to answer every request that matches: bounded.
+            if let problem = BoundedFile.problem(expanded, limit: BoundedFile.mock, what: "a mock's answer") {
+                throw CommandError(problem)
+            }
             let (origin, route) = try Self.scope(path, executor)
             add(ClientSettings.MockRoute(origin: origin, path: route, status: 200, file: expanded), executor)
         case .status(let path, let code):

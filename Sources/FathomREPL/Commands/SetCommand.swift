@@ -37,6 +37,10 @@ struct SetCommand: SingleCommand {
 
     func credentialName(for value: String) -> String? { SecretNames.variableName(name) }
 
+    /// The value is expanded before anything changes, and nothing after can fail: no copy of the
+    /// session is kept for it, so a file of 40,000 `set` lines is linear.
+    var changesOnlyWhenItSucceeds: Bool { true }
+
     func run(in executor: isolated Executor) async throws -> CommandResult {
         let expanded = try executor.session.variables.expand(value)
         let secret = executor.session.variables.isSecret(name)

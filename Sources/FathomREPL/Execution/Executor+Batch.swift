@@ -70,7 +70,12 @@ extension Executor {
         let path = resolvePath(try session.variables.expand(written))
         let text: String
         do {
+            if let problem = BoundedFile.problem(path, limit: BoundedFile.rows, what: "a --data file") {
+                throw CommandError(problem)
+            }
             text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch let error as CommandError {
+            throw error
         } catch {
             throw CommandError(
                 FileManager.default.fileExists(atPath: path)

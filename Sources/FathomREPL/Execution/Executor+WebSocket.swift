@@ -63,9 +63,9 @@ extension Executor {
             message = .text(try session.variables.expand(template))
         case .file(let template):
             let path = resolvePath(try session.variables.expand(template))
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw CommandError("cannot read '\(path)'", hint: "send @FILE sends a file's content")
-            }
+            // One message, held whole: no larger than a message the connection takes.
+            let data = try BoundedFile.read(
+                path, limit: WebSocketConnection.Configuration().maxMessageSize, what: "a message")
             message = String(validating: data, as: UTF8.self).map { .text($0) } ?? .binary(data)
         }
         try await open.connection.send(message)

@@ -102,7 +102,10 @@ public actor Executor {
         self.options = options
         self.session = Session(variables: Variables(environment: options.environment))
         if let path = options.dotEnvPath {
-            session.dotEnv = DotEnv.load(path)
+            let (values, problem) = DotEnv.load(path)
+            session.dotEnv = values
+            // Said before the first prompt (or at a script's end), and the session goes on.
+            if let problem { notices.append(.failure(Failure(.other(problem)))) }
             session.variables.environment.merge(session.dotEnv) { process, _ in process }
         }
         snapshot.update(from: session, spec: nil, redactor: redactor)

@@ -44,6 +44,9 @@ struct SessionFile: Sendable {
             throw Problem(path: path, message: "no such file")
         }
         guard !isDirectory.boolValue else { throw Problem(path: path, message: "is a directory, not a session file") }
+        if let problem = BoundedFile.problem(path, limit: BoundedFile.session, what: "a session file") {
+            throw Problem(path: path, message: problem)
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw Problem(path: path, message: "cannot read it (permission denied?)")
         }

@@ -35,8 +35,34 @@ struct JSONOutputRenderer: Sendable {
     }
 
     static func line(_ json: JSON) -> String {
-        let text = json.formatted(.compactText)
+        let text = escapingC1(json.formatted(.compactText))
         return text.hasSuffix("\n") ? text : text + "\n"
+    }
+
+    /// `text` with the C1 control characters (U+0080–U+009F; U+009B is CSI to many terminals)
+    /// written as `\u0080`…`\u009f`: JSON allows them raw, but a line of NDJSON read at a
+    /// terminal must not drive it. They can stand only inside strings, where the escape means the same.
+    static func escapingC1(_ text: String) -> String {
+        var utf8 = text.utf8.makeIterator()
+        var afterC2 = false
+        var found = false
+        while let byte = utf8.next() {
+            if afterC2, (0x80...0x9F).contains(byte) {
+                found = true
+                break
+            }
+            afterC2 = byte == 0xC2
+        }
+        guard found else { return text }
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if (0x80...0x9F).contains(scalar.value) {
+                result.append(contentsOf: String(format: "\\u%04x", scalar.value).unicodeScalars)
+            } else {
+                result.append(scalar)
+            }
+        }
+        return String(result)
     }
 
     private func object(_ output: Output) -> JSON {

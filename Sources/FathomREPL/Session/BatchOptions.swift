@@ -99,6 +99,17 @@ struct BatchOptions: Equatable, Sendable {
         guard let count = Double(text), count.isFinite, count > 0 else {
             throw CommandError("invalid rate '\(word.text)'", column: word.column, hint: "write 50/s or 600/m")
         }
-        return count / per
+        let rate = count / per
+        guard (Self.slowestRate...Self.fastestRate).contains(rate) else {
+            throw CommandError(
+                "rate '\(word.text)' is out of range", column: word.column,
+                hint: "from one request in 365 days to 1,000,000/s")
+        }
+        return rate
     }
+
+    /// The slowest rate a batch takes: one request in 365 days (the longest `--duration`).
+    static let slowestRate = 1.0 / (365 * 86_400)
+    /// The fastest: far past what one machine sends, and still a whole number of requests a second.
+    static let fastestRate = 1_000_000.0
 }

@@ -100,18 +100,27 @@ enum EnvironmentFile {
 /// - in double quotes: `\n`, `\t`, `\"` and `\\` read as escapes, may span lines.
 ///
 /// After a closing quote only a comment may follow. `${NAME}` is not expanded. A line that is
-/// not a pair is skipped, as dotenv skips it.
+/// not a pair — a value whose quote never closes included — is skipped, as dotenv skips it.
 enum DotEnv {
-    static func load(_ path: String) -> [String: String] {
+    /// The values of the `.env` at `path` (none when there is none), or the one line that says
+    /// why it is not read (a file over ``BoundedFile/dotEnv``, a device).
+    static func load(_ path: String) -> (values: [String: String], problem: String?) {
+        if let problem = BoundedFile.problem(path, limit: BoundedFile.dotEnv, what: "a .env file") {
+            return ([:], problem)
+        }
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
-        else { return [:] }
-        return parse(text)
+        else { return ([:], nil) }
+        return (parse(text), nil)
     }
 
     static func parse(_ text: String) -> [String: String] {
         var values: [String: String] = [:]
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         var index = 0
+        // Quotes found to have no closing quote after some line: a later value opened with the
+        // same quote cannot close either, and is skipped at once — so a file of unterminated
+        // quotes is read in one pass, not one pass per line.
+        var unclosed: Set<Character> = []
         while index < lines.count {
             var line = lines[index].trimmingBlanks
             index += 1
@@ -129,31 +138,52 @@ enum DotEnv {
                 values[String(key)] = String(value[..<(hash ?? value.endIndex)].trimmingBlanks)
                 continue
             }
-            // Quoted: to the closing quote, over the next lines when it is not on this one.
-            var body = String(value.dropFirst())
-            while Self.closingQuote(quote, in: body[...]) == nil, index < lines.count {
-                body += "\n" + lines[index]
-                index += 1
+            // Quoted: to the closing quote, over the next lines when it is not on this one. Each
+            // line is looked at once; an escape at a line's end carries over to the next.
+            var body = ""
+            var piece = value.dropFirst()
+            var next = index
+            var escaped = false
+            var close: String.Index?
+            while true {
+                if let found = Self.closingQuote(quote, in: piece, escaped: &escaped) {
+                    body += piece[..<found]
+                    close = found
+                    break
+                }
+                body += piece
+                guard next < lines.count, !unclosed.contains(quote) else { break }
+                body += "\n"
+                piece = lines[next]
+                next += 1
             }
-            guard let close = Self.closingQuote(quote, in: body[...]) else { continue }
-            let raw = body[..<close]
-            values[String(key)] = quote == "\"" ? Self.unescaped(raw) : String(raw)
+            guard close != nil else {
+                // No closing quote: this line is not a pair (as dotenv skips it), and the lines
+                // after it are read on their own.
+                unclosed.insert(quote)
+                continue
+            }
+            index = next
+            values[String(key)] = quote == "\"" ? Self.unescaped(body[...]) : body
         }
         return values
     }
 
-    /// Where the quote that closes a value opened with `quote` is: a `\"` does not close a
-    /// double-quoted value.
-    private static func closingQuote(_ quote: Character, in body: Substring) -> Substring.Index? {
+    /// Where the quote that closes a value opened with `quote` is in `body`: a `\"` does not close
+    /// a double-quoted value. `escaped` carries a backslash that ended the text before.
+    private static func closingQuote(
+        _ quote: Character, in body: Substring, escaped: inout Bool
+    ) -> Substring.Index? {
         var index = body.startIndex
         while index < body.endIndex {
             let character = body[index]
-            if quote == "\"", character == "\\" {
-                index = body.index(after: index)
-                if index < body.endIndex { index = body.index(after: index) }
-                continue
+            if escaped {
+                escaped = false
+            } else if quote == "\"", character == "\\" {
+                escaped = true
+            } else if character == quote {
+                return index
             }
-            if character == quote { return index }
             index = body.index(after: index)
         }
         return nil
