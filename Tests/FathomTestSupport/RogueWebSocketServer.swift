@@ -24,6 +24,8 @@ public final class RogueWebSocketServer: Sendable {
         case wrongAccept
         /// Sends this many pings, then a text message.
         case pingFlood(Int)
+        /// Sends this many text messages of 100 bytes as fast as the connection takes them.
+        case messageFlood(Int)
     }
 
     /// A frame the client sent: its opcode and unmasked payload.
@@ -43,6 +45,7 @@ public final class RogueWebSocketServer: Sendable {
     private let received = Mutex<[Frame]>([])
     private let requestHeads = Mutex<[String]>([])
     private let stopped = Atomic<Bool>(false)
+    private let sentMessages = Atomic<Int>(0)
 
     public init(_ misbehaviour: Misbehaviour) throws {
         self.misbehaviour = misbehaviour
@@ -56,6 +59,9 @@ public final class RogueWebSocketServer: Sendable {
     deinit { stop() }
 
     public var url: String { "ws://127.0.0.1:\(port)/ws" }
+
+    /// How many messages a flood has handed to the connection so far.
+    public var sent: Int { sentMessages.load(ordering: .relaxed) }
 
     /// The frames the client sent, in order.
     public var frames: [Frame] { received.withLock { $0 } }
@@ -118,6 +124,17 @@ public final class RogueWebSocketServer: Sendable {
                 }
             }
             _ = Sockets.send(pings + Self.frame(0x1, Data(#"{"after":"pings"}"#.utf8)), on: connection)
+        case .messageFlood(let count):
+            // In batches of 1,000: `send` blocks while the client's window is full.
+            for batch in stride(from: 0, to: count, by: 1000) {
+                var data = Data()
+                for index in batch..<min(count, batch + 1000) {
+                    let text = "m\(index)".padding(toLength: 100, withPad: ".", startingAt: 0)
+                    data += Self.frame(0x1, Data(text.utf8))
+                }
+                guard Sockets.send(data, on: connection) else { return }
+                sentMessages.add(min(1000, count - batch), ordering: .relaxed)
+            }
         }
         // Read the client's frames until it goes; never answer a close.
         while let frame = readFrame(connection, &buffer) {

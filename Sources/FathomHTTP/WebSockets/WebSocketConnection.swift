@@ -150,10 +150,14 @@ public final class WebSocketConnection: Sendable {
     public let url: RequestURL
     /// The connection's messages as they arrive, then how it ended.
     ///
-    /// It ends with ``WebSocketEvent/closed(_:)``; it has one reader.
+    /// It ends with ``WebSocketEvent/closed(_:)``; it has one reader. A reader slower than the
+    /// server holds the connection back (reading from the network pauses while
+    /// ``bufferLimit`` messages wait), so memory stays flat however fast messages come.
     public let events: AsyncStream<WebSocketEvent>
 
-    private let sink: AsyncStream<WebSocketEvent>.Continuation
+    /// The most messages that wait for the reader before the connection stops reading.
+    public static let bufferLimit = 4096
+
     private let state = Mutex(State())
     private let log: WireLog?
 
@@ -174,10 +178,75 @@ public final class WebSocketConnection: Sendable {
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
+    private let mailbox = Mailbox()
+
+    /// Messages between the network and the reader of ``events``: handed over as the reader asks,
+    /// and past ``WebSocketConnection/bufferLimit`` waiting, the channel stops reading from the
+    /// network until the reader has caught up to a quarter of it.
+    private final class Mailbox: Sendable {
+        private struct Inbox {
+            var waiting = CircularBuffer<WebSocketEvent>()
+            var reader: CheckedContinuation<WebSocketEvent?, Never>?
+            var finished = false
+            var paused = false
+            var channel: (any Channel)?
+        }
+
+        private let inbox = Mutex(Inbox())
+
+        func attach(_ channel: any Channel) {
+            inbox.withLock { $0.channel = channel }
+        }
+
+        /// The next event for the reader, waiting for one; `nil` after the last.
+        func next() async -> WebSocketEvent? {
+            await withCheckedContinuation { continuation in
+                let (event, resume) = inbox.withLock { inbox -> (WebSocketEvent??, (any Channel)?) in
+                    if let event = inbox.waiting.popFirst() {
+                        var resume: (any Channel)?
+                        if inbox.paused, inbox.waiting.count <= WebSocketConnection.bufferLimit / 4 {
+                            inbox.paused = false
+                            resume = inbox.channel
+                        }
+                        return (.some(event), resume)
+                    }
+                    if inbox.finished { return (.some(nil), nil) }
+                    inbox.reader = continuation
+                    return (nil, nil)
+                }
+                resume?.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
+                if let event { continuation.resume(returning: event) }
+            }
+        }
+
+        /// Hands `event` to a waiting reader, or keeps it (pausing the network past the limit).
+        func post(_ event: WebSocketEvent, last: Bool) {
+            let (reader, pause) = inbox.withLock {
+                inbox -> (CheckedContinuation<WebSocketEvent?, Never>?, (any Channel)?) in
+                if last { inbox.finished = true }
+                if let reader = inbox.reader {
+                    inbox.reader = nil
+                    return (reader, nil)
+                }
+                inbox.waiting.append(event)
+                guard !inbox.paused, inbox.waiting.count >= WebSocketConnection.bufferLimit else { return (nil, nil) }
+                inbox.paused = true
+                return (nil, inbox.channel)
+            }
+            reader?.resume(returning: event)
+            pause?.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
+        }
+    }
+
     private init(url: RequestURL, log: WireLog?) {
         self.url = url
         self.log = log
-        (events, sink) = AsyncStream<WebSocketEvent>.makeStream()
+        let mailbox = self.mailbox
+        events = AsyncStream(unfolding: { await mailbox.next() })
+    }
+
+    private func post(_ event: WebSocketEvent, last: Bool = false) {
+        mailbox.post(event, last: last)
     }
 
     /// Opens a connection to `url` (`ws://`, `wss://`, or `http(s)://` taken as them) and
@@ -210,7 +279,10 @@ public final class WebSocketConnection: Sendable {
                 channel = try await withTaskCancellationHandler {
                     try await WebSocketOpening.open(
                         target, configuration: configuration,
-                        connected: { channel in connection.state.withLock { $0.channel = channel } },
+                        connected: { channel in
+                            connection.state.withLock { $0.channel = channel }
+                            connection.mailbox.attach(channel)
+                        },
                         handler: { WebSocketFrameHandler(connection: connection, limit: limit, opened: opened) })
                 } onCancel: {
                     connection.cancel()
@@ -330,7 +402,7 @@ public final class WebSocketConnection: Sendable {
 
     /// A whole message arrived (the frame handler, on the event loop).
     func deliver(_ message: WebSocketMessage, at elapsed: Duration) {
-        sink.yield(.message(message, at: elapsed))
+        post(.message(message, at: elapsed))
     }
 
     /// The server's close frame arrived; `true` when the server closed first (it is answered).
@@ -390,8 +462,7 @@ public final class WebSocketConnection: Sendable {
         }
         guard let close else { return }
         log?.logClose(url: url, close)
-        sink.yield(.closed(close))
-        sink.finish()
+        post(.closed(close), last: true)
         for waiter in waiters { waiter.resume() }
     }
 
