@@ -32,6 +32,9 @@ let package = Package(
             name: "fuzz-import", dependencies: ["FuzzDriver", .product(name: "FathomREPL", package: "main")],
             path: "Sources/fuzz-import"),
         .executableTarget(
+            name: "fuzz-files", dependencies: ["FuzzDriver", .product(name: "FathomREPL", package: "main")],
+            path: "Sources/fuzz-files"),
+        .executableTarget(
             name: "fuzz-yaml", dependencies: ["FuzzDriver", .product(name: "FathomOpenAPI", package: "main")],
             path: "Sources/fuzz-yaml"),
         .executableTarget(

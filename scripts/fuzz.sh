@@ -2,7 +2,7 @@
 # `make fuzz`: builds the fuzz targets in Fuzz/ with libFuzzer and AddressSanitizer, then runs
 # each for FUZZ_SECONDS (120 by default), seeded from the test corpora and Sessions/.
 #   FUZZ_SECONDS=600 scripts/fuzz.sh [TARGET…]     targets: json jsonpath command line session schema openapi
-#                                                  import yaml
+#                                                  import yaml files
 # A crash leaves its input in .build-fuzz/crashes/TARGET/ (replay it with the target's binary and
 # the file) and makes the run fail; turn it into a regression test before fixing it.
 set -euo pipefail
@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 
 seconds=${FUZZ_SECONDS:-120}
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(json jsonpath command line session schema openapi import yaml)
+[[ ${#targets[@]} -gt 0 ]] || targets=(json jsonpath command line session schema openapi import yaml files)
 out=$PWD/.build-fuzz
 
 # SwiftPM links an executable's entry under another name; libFuzzer brings its own `main`, and
@@ -19,7 +19,7 @@ out=$PWD/.build-fuzz
     -Xlinker --allow-multiple-definition 2>&1 | grep -v "Cannot export local symbol" | tail -1)
 
 seeds=$out/seeds
-rm -rf "$seeds" && mkdir -p "$seeds"/{json,jsonpath,command,line,session,schema,openapi,import,yaml}
+rm -rf "$seeds" && mkdir -p "$seeds"/{json,jsonpath,command,line,session,schema,openapi,import,yaml,files}
 cp Tests/Corpora/openapi/oai-examples/v3.*/*.{json,yaml} Tests/Corpora/openapi/swagger-petstore-v3/openapi.yaml "$seeds/openapi/" 2>/dev/null || true
 cp Tests/Corpora/openapi/oai-examples/v3.*/*.yaml Tests/Corpora/openapi/swagger-petstore-v3/openapi.yaml "$seeds/yaml/" 2>/dev/null || true
 cp Tests/Corpora/jsontestsuite/*.json "$seeds/json/"
@@ -61,6 +61,12 @@ for name in glob.glob("Tests/Corpora/har/**/*.har", recursive=True):
 for name in glob.glob("Tests/Corpora/postman/**/*.json", recursive=True):
     open(f"{seeds}/import/postman{count:04}", "wb").write(b"\x02" + open(name, "rb").read()[:4000])
     count += 1
+# The other files Fathom reads (the first byte picks the reader: 0 .env, 1 config, 2 CSV, 3 recording).
+open(f"{seeds}/files/env", "wb").write(b"\x00" + b'A=1\nexport B="two\nlines"\nC=\'x # y\'\nD="esc \\" q" # c\nE="open\n')
+open(f"{seeds}/files/config", "wb").write(b"\x01" + b"timeout 10s\nvalidate strict  # c\ncolor never\nnonsense 1\npager\n")
+open(f"{seeds}/files/csv", "wb").write(b"\x02" + b'\xef\xbb\xbfid,name\n1,"Ada ""L"""\n2,"multi\nline"\n')
+for name in glob.glob("Sessions/*.recording.json"):
+    open(f"{seeds}/files/{os.path.basename(name)}", "wb").write(b"\x03" + open(name, "rb").read()[:4000])
 # A small alias bomb: the fuzzer grows it.
 open(f"{seeds}/yaml/bomb.yaml", "w").write("a: &a [x, x]\nb: &b [*a, *a]\nc: &c [*b, *b]\nd: [*c, *c]\n")
 PY

@@ -3,7 +3,7 @@ import FathomJSON
 import Foundation
 import Testing
 
-@testable import FathomREPL
+@_spi(Fuzzing) @testable import FathomREPL
 
 /// "Hostile input, round three" in process: files over their bounds (or devices) are one line,
 /// rates out of range are one line, parsing stays linear, and `--output json` escapes C1 controls.
@@ -106,5 +106,30 @@ import Testing
         #expect(ContinuousIntegration.detected(in: ["TF_BUILD": "True"]))
         #expect(ContinuousIntegration.detected(in: ["TEAMCITY_VERSION": "2025.1"]))
         #expect(!ContinuousIntegration.detected(in: ["HOME": "/root", "TERM": "xterm"]))
+    }
+}
+
+/// The readers `fuzz-files` drives (`make fuzz`), on the shapes that broke them and a few that
+/// are hostile on purpose: each ends, in linear time, with values or one error.
+@Suite struct DataFileReaderTests {
+    static func file(_ reader: UInt8, _ text: String) -> [UInt8] { [reader] + Array(text.utf8) }
+
+    static let cases: [[UInt8]] = [
+        file(0, "A=\"open\n" + String(repeating: "x", count: 10_000)),
+        file(0, "K=\"a\\"),
+        file(1, String(repeating: "nonsense 1\n", count: 2_000)),
+        file(1, "color 'never\ntimeout $'\\x"),
+        file(2, "a,b\n\"unclosed"),
+        file(2, String(repeating: "\"", count: 10_001)),
+        file(3, #"{"fathomRecording": 2, "responses": [{"request": "x"}]}"#),
+        file(3, #"{"fathomRecording": 1e999}"#),
+        [3, 0xFF, 0xFE],
+    ]
+
+    @Test(arguments: cases)
+    func hostileFilesEndWithValuesOrAnError(bytes: [UInt8]) {
+        let start = ContinuousClock.now
+        Fuzzing.dataFile(bytes)
+        #expect(ContinuousClock.now - start < .seconds(5))
     }
 }

@@ -214,6 +214,13 @@ struct Recording: Sendable, Equatable {
             throw CommandError(
                 "cannot read the recording '\(path)'", hint: "record one: `record on`, send, `save FILE`")
         }
+        return try parse(data, path: path)
+    }
+
+    /// A recording from its bytes; `path` names it in errors.
+    ///
+    /// - Throws: ``CommandError`` saying what is wrong.
+    static func parse(_ data: Data, path: String) throws(CommandError) -> Recording {
         let document: JSON
         do {
             document = try JSON(parsing: data)

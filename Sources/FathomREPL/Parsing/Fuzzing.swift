@@ -75,4 +75,19 @@ import Foundation
     public static func sessionFile(_ text: String) {
         _ = try? SessionFile.parse(text, path: "fuzz.fathom")
     }
+
+    /// Bytes as one of the files Fathom reads besides session files: the first byte picks the
+    /// reader — a `.env`, the user config, a `--data` CSV, a recording — the rest is the file.
+    /// Each must end, in time linear in the input, with values or one error, never a trap.
+    public static func dataFile(_ bytes: [UInt8]) {
+        guard let first = bytes.first else { return }
+        let data = Data(bytes.dropFirst())
+        let text = String(decoding: data, as: UTF8.self)
+        switch first % 4 {
+        case 0: _ = DotEnv.parse(text)
+        case 1: _ = UserConfig(contents: text, path: "fuzz-config").problems
+        case 2: _ = try? CSVTable(parsing: text, source: "fuzz.csv")
+        default: _ = try? Recording.parse(data, path: "fuzz.recording.json")
+        }
+    }
 }

@@ -106,6 +106,13 @@ public struct UserConfig: Sendable {
         }
     }
 
+    /// The settings a config file with `contents` gives, with no environment (the fuzz target's).
+    init(contents: String, path: String) {
+        self.path = path
+        settings = Key.allCases.map { Setting(key: $0, value: $0.builtIn, source: .builtIn) }
+        read(contents)
+    }
+
     /// The value of `key`.
     public subscript(key: Key) -> String { settings.first { $0.key == key }!.value }
 
