@@ -16,6 +16,28 @@ enum RecordingComparison {
     /// The differences as lines; empty when they match. Masked: the response's secrets become
     /// the recording's digests (``Recording/Masker``), so a changed secret still differs and
     /// none reaches a report.
+    /// `new` with each string value where `old` holds a mask (`••••`, `••••ab12`, `••••#…`) at the
+    /// same place replaced by that mask.
+    static func takingMasks(from old: JSON, into new: JSON) -> JSON {
+        switch (old, new) {
+        case (.string(let mask), .string) where mask.hasPrefix(Redactor.mask):
+            return old
+        case (.object(let before), .object(let after)):
+            return .object(
+                after.map { member in
+                    guard let recorded = before.first(where: { $0.key == member.key }) else { return member }
+                    return JSON.Member(key: member.key, value: takingMasks(from: recorded.value, into: member.value))
+                })
+        case (.array(let before), .array(let after)):
+            return .array(
+                after.enumerated().map { index, value in
+                    index < before.count ? takingMasks(from: before[index], into: value) : value
+                })
+        default:
+            return new
+        }
+    }
+
     static func differences(
         _ response: NetworkResponse<Data>, recorded: Recording.Entry, masker: Recording.Masker, volatile: [String],
         mode: Mode = .exact
@@ -38,9 +60,12 @@ enum RecordingComparison {
         }
         let body = Recording.body(response.body, contentType: response.contentType, masker: masker)
         switch (recorded.body, body) {
-        case (.json(let old), .json(let new)):
+        case (.json(let old), .json(var new)):
             let options = JSONDiff.Options(
                 ignore: volatile.compactMap { try? JSONPath($0) }, ignoresAddedMembers: mode == .additive)
+            // A format-1 recording (0.2.0's, no key) kept a credential as a plain mask: what it was
+            // cannot be known, so it is not compared. `--record` writes the format that can.
+            if masker.key.isEmpty { new = Self.takingMasks(from: old, into: new) }
             let diff = JSONDiff(from: old, to: new, options: options)
             if !diff.isEmpty {
                 lines += diff.tree(colors: false).split(separator: "\n").map(String.init)
