@@ -308,9 +308,11 @@ struct InteractiveTests {
         #expect(screen.contains("✓ POST /login"))
         #expect(!screen.contains("difference-engine"))
 
-        // A CI's pseudo-terminal (CI set), or --no-input: never waits, says what to set.
+        // A CI's pseudo-terminal (CI set, or Jenkins's own variables without CI), or --no-input:
+        // never waits, says what to set.
         for (command, environment) in [
             ("replay --demo \(file)", "CI=true"), ("replay --demo --no-input \(file)", "CI="),
+            ("replay --demo \(file)", "CI= JENKINS_URL=http://ci.test/ BUILD_NUMBER=7"),
         ] {
             let ci = try start(command, environment: environment)
             let said = try ci.waitFor("FATHOM-EXIT=2")

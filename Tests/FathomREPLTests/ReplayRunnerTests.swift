@@ -261,7 +261,7 @@ import Testing
         #expect(
             xml.contains(
                 #"<testsuites name="fathom replay" tests="5" failures="1" errors="2" time="1.000">"#))
-        #expect(xml.contains(#"<failure message="differs from its recording:" type="recording">"#))
+        #expect(xml.contains(#"<failure message="tests/a.fathom:3: differs from its recording:" type="recording">"#))
         #expect(xml.contains(#"<error message="interrupted (SIGINT)" type="runtime">"#))
         #expect(xml.contains(#"<skipped message="not run: line 3 failed"/>"#))
         #expect(xml.contains(#"<testcase classname="tests.b" name="file check""#))

@@ -16,6 +16,6 @@ public enum ContinuousIntegration {
     public static func detected(in environment: [String: String]) -> Bool {
         if let ci = environment["CI"], !ci.isEmpty, ci != "false", ci != "0" { return true }
         if markers.contains(where: { environment[$0].map { !$0.isEmpty } ?? false }) { return true }
-        return environment["BUILD_NUMBER"] != nil && environment["BUILD_ID"] != nil
+        return environment["BUILD_NUMBER"]?.isEmpty == false && environment["BUILD_ID"]?.isEmpty == false
     }
 }

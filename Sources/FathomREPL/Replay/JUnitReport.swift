@@ -53,7 +53,11 @@ enum JUnitReport {
                 body += "      <skipped message=\"\(escape(reason))\"/>\n"
             } else if !request.failures.isEmpty {
                 let texts = request.failures.map { ReplayRenderer.text(of: $0, redactor: file.redactor) }
-                let message = texts.first?.split(separator: "\n").first.map(String.init) ?? "failed"
+                var message = texts.first?.split(separator: "\n").first.map(String.init) ?? "failed"
+                // Every failure names its place, as an expectation's does: a reporter annotates
+                // FILE:LINE (a recording's differences and a schema's violations carry none).
+                let place = "\(file.path):\(request.line)"
+                if !request.errored, !message.hasPrefix(place) { message = "\(place): " + message }
                 let element = request.errored ? "error" : "failure"
                 body +=
                     "      <\(element) message=\"\(escape(message))\" type=\"\(kind(of: request))\">"
