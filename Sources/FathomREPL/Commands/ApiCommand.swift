@@ -52,7 +52,10 @@ struct ApiCommand: SingleCommand {
                         name: api.base, value: api.origin, detail: api.auth.kindName, marked: index == session.current))
                 // What it shares with, under it: those origins get its state too.
                 for share in api.shared {
-                    items.append(Listing.Item(name: "  shared with " + share.url, value: share.origin))
+                    // The origin beside it only when the URL as written is not that origin already.
+                    items.append(
+                        Listing.Item(
+                            name: "  shared with " + share.url, value: share.url == share.origin ? nil : share.origin))
                 }
             }
             return .shows(.listing(Listing(kind: .apis, items: items)))
