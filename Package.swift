@@ -159,7 +159,8 @@ let package = Package(
         ),
         .testTarget(
             name: "FathomEndToEndTests",
-            dependencies: ["FathomDemo", "FathomTestSupport", "FathomOpenAPI", "FathomJSON"]
+            dependencies: ["FathomDemo", "FathomTestSupport", "FathomOpenAPI", "FathomJSON"],
+            exclude: ["Snapshots"]
         ),
     ]
 )
