@@ -165,9 +165,10 @@ import Testing
         #expect(replay.stdout.contains("✓ GET /users/{id}") && replay.stdout.contains("2 of 32 operations called"))
         let junit = try String(contentsOfFile: directory + "/junit.xml", encoding: .utf8)
         #expect(junit.contains("$.email: expected integer, got string"))
+        // FILE:LINE first, as every failure's message has it.
         #expect(
             junit.contains(
-                #"<failure message="the response breaks the schema of GET /users/{id} (2 violations):" type="schema">"#)
+                #".fathom:2: the response breaks the schema of GET /users/{id} (2 violations):" type="schema">"#)
         )
 
         // No `expect schema` in the file: the description alone fails it — unless `--schema warn`,
