@@ -22,7 +22,7 @@ import Testing
     /// A sparse file says it is 3 GiB without taking the disk: each reader refuses it by its size.
     static func sparseFile(_ name: String) throws -> String {
         let path = NSTemporaryDirectory() + "fathom-big-\(UUID().uuidString)-\(name)"
-        FileManager.default.createFile(atPath: path, contents: nil)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
         let handle = try #require(FileHandle(forWritingAtPath: path))
         try handle.truncate(atOffset: 3 << 30)
         try handle.close()

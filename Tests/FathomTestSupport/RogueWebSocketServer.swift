@@ -39,21 +39,17 @@ public final class RogueWebSocketServer: Sendable {
         }
     }
 
-    public let port: Int
-    private let listener: Int32
+    public var port: Int { listener.withLock { $0?.port ?? 0 } }
     private let misbehaviour: Misbehaviour
     private let received = Mutex<[Frame]>([])
     private let requestHeads = Mutex<[String]>([])
-    private let stopped = Atomic<Bool>(false)
     private let sentMessages = Atomic<Int>(0)
+    private let listener = Mutex<LoopbackListener?>(nil)
 
     public init(_ misbehaviour: Misbehaviour) throws {
         self.misbehaviour = misbehaviour
-        let (listener, port) = try Sockets.listener()
-        self.listener = listener
-        self.port = port
-        let server = self
-        Thread { server.acceptLoop() }.start()
+        let started = try LoopbackListener { [weak self] connection in self?.serve(connection) }
+        listener.withLock { $0 = started }
     }
 
     deinit { stop() }
@@ -70,25 +66,10 @@ public final class RogueWebSocketServer: Sendable {
     public var requests: [String] { requestHeads.withLock { $0 } }
 
     public func stop() {
-        guard !stopped.exchange(true, ordering: .relaxed) else { return }
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
-    }
-
-    private func acceptLoop() {
-        while !stopped.load(ordering: .relaxed) {
-            let connection = accept(listener, nil, nil)
-            guard connection >= 0 else {
-                if errno == EINTR { continue }
-                return
-            }
-            let server = self
-            Thread { server.serve(connection) }.start()
-        }
+        listener.withLock { $0 }?.stop()
     }
 
     private func serve(_ connection: Int32) {
-        defer { close(connection) }
         var buffer = Data()
         guard let head = readHead(connection, &buffer) else { return }
         requestHeads.withLock { $0.append(head) }

@@ -204,11 +204,29 @@ private final class FirstErrorHandler: ChannelInboundHandler, RemovableChannelHa
     }
 }
 
+/// A handler that waits for a tunnel to be established: an error or a closed channel on the way
+/// fails the wait (the two proxy handshakes' handlers share this).
+private protocol TunnelWaiter: ChannelInboundHandler {
+    var established: EventLoopPromise<Void> { get }
+}
+
+extension TunnelWaiter {
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        established.fail(error)
+        context.close(promise: nil)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        established.fail(ChannelError.ioOnClosedChannel)
+        context.fireChannelInactive()
+    }
+}
+
 /// Reads an HTTP proxy's answer to `CONNECT`: any 2xx opens the tunnel, and the HTTP handlers
 /// leave the pipeline (what follows is the target's bytes, not HTTP to the proxy).
-private final class ProxyAnswerHandler: ChannelInboundHandler, RemovableChannelHandler {
+private final class ProxyAnswerHandler: TunnelWaiter, RemovableChannelHandler {
     typealias InboundIn = HTTPClientResponsePart
-    private let established: EventLoopPromise<Void>
+    let established: EventLoopPromise<Void>
     private let removing: [any RemovableChannelHandler]
     private var status: HTTPResponseStatus?
 
@@ -234,21 +252,12 @@ private final class ProxyAnswerHandler: ChannelInboundHandler, RemovableChannelH
         }
     }
 
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        established.fail(error)
-        context.close(promise: nil)
-    }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        established.fail(ChannelError.ioOnClosedChannel)
-        context.fireChannelInactive()
-    }
 }
 
 /// Waits for the SOCKS handshake's end.
-private final class SOCKSEstablishedHandler: ChannelInboundHandler, RemovableChannelHandler {
+private final class SOCKSEstablishedHandler: TunnelWaiter, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
-    private let established: EventLoopPromise<Void>
+    let established: EventLoopPromise<Void>
 
     init(established: EventLoopPromise<Void>) { self.established = established }
 
@@ -260,15 +269,6 @@ private final class SOCKSEstablishedHandler: ChannelInboundHandler, RemovableCha
         context.fireUserInboundEventTriggered(event)
     }
 
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        established.fail(error)
-        context.close(promise: nil)
-    }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        established.fail(ChannelError.ioOnClosedChannel)
-        context.fireChannelInactive()
-    }
 }
 
 /// Sees the upgrade's answer when it is not an upgrade (another status), and the upgrade
