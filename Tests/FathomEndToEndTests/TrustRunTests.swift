@@ -158,9 +158,11 @@ import Testing
         }
     }
 
-    /// 200,000 pings, then a message: `expect message` finds it within its 10 s.
+    /// 100,000 pings, then a message: `expect message` finds it (starved, it never came). The
+    /// flood is kept to what a debug build answers in a few seconds beside the other end-to-end
+    /// tests; `WebSocketProtocolTests` holds the coalescing that makes it cheap.
     @Test func aPingFloodDoesNotStarveExpectMessage() throws {
-        let server = try RogueWebSocketServer(.pingFlood(200_000))
+        let server = try RogueWebSocketServer(.pingFlood(100_000))
         defer { server.stop() }
         let run = try FathomBinary.run(
             // A wait long enough for a debug build on a busy machine: starved, it never came at all.
