@@ -46,6 +46,11 @@ protocol Command: Sendable, Equatable {
     /// could not run never reaches the screen or the history file in clear.
     var declaredSecrets: [String] { get }
 
+    /// Whether the line opens a conversation whose messages arrive in the background (`ws`): the
+    /// loop holds them until the line's own output is shown, so a greeting never comes before
+    /// the line that opened the connection.
+    var opensConversation: Bool { get }
+
     /// Whether the line is a request of its own that replaces the draft (a one-liner, a curl
     /// line): when it fails, the draft is the one before it, so a hint says to run the line again
     /// rather than `send`.
@@ -72,6 +77,8 @@ extension Command {
     var declaredSecrets: [String] { [] }
 
     var replacesDraft: Bool { false }
+
+    var opensConversation: Bool { false }
 
     var changesOnlyWhenItSucceeds: Bool { false }
 

@@ -25,6 +25,8 @@ struct WsCommand: SingleCommand {
 
     var logKind: SessionLog.Kind? { target == nil ? nil : .request }
 
+    var opensConversation: Bool { target != nil }
+
     var line: String {
         var writer = LineWriter("ws")
         if let target { writer.word(target) }

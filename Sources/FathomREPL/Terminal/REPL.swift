@@ -10,6 +10,8 @@ public final class REPL: Sendable {
     let executor: Executor
     let reader: any LineReader
     let history: HistoryStore
+    /// Background outputs held while a line that opens a conversation runs.
+    let gate = BackgroundGate()
     let palette: Palette
     let printer: OutputPrinter
     /// Whether a person is at a terminal: entries go to the history file, and the exit status is 0.
@@ -117,7 +119,9 @@ public final class REPL: Sendable {
         var entryStart = 1
         // A WebSocket's messages print as they arrive: above the line being edited at the prompt.
         let (reader, printer, palette, snapshot) = (self.reader, self.printer, self.palette, executor.snapshot)
+        let gate = self.gate
         executor.background.listen { output in
+            guard !gate.hold(output) else { return }
             reader.interject(prompt: PromptRenderer(palette: palette).prompt(snapshot.current)) {
                 printer.print([output], pager: .off)
             }
@@ -192,6 +196,10 @@ public final class REPL: Sendable {
             notice?.finish()
             printer.print([output], pager: .off)
         }
+        // A line that opens a conversation shows its own output before the first message.
+        let opens = ((try? CommandParser.parse(entry)) ?? nil)?.opensConversation ?? false
+        if opens { gate.close() }
+        defer { if opens { printer.print(gate.open(), pager: .off) } }
         var result = await executor.run(entry)
         if let line {
             result.outputs = result.outputs.map { output in
