@@ -165,8 +165,11 @@ import Testing
             expect $.bytes == 1000000
             """)
         #expect(run.status == 0, "\(run.output)")
+        // A quarter of the file: never held whole. A debug build beside the parallel end-to-end
+        // suite peaked at 160–410 MiB here, with the server slowed; `make bench-hostile` measures
+        // the release build alone.
         #expect(
-            run.peak < 256,
+            run.peak < 512,
             "peak memory \(run.peak) MiB: the 2 GiB are never held (a debug build; `make bench-hostile` measures the release)"
         )
         #expect(Date().timeIntervalSince(started) < 60)
