@@ -166,7 +166,7 @@ import Testing
             """)
         #expect(run.status == 0, "\(run.output)")
         // A quarter of the file: never held whole. A debug build beside the parallel end-to-end
-        // suite peaked at 160–410 MiB here, with the server slowed; `make bench-hostile` measures
+        // suite peaked at up to 410 MiB here, with the server slowed; `make bench-hostile` measures
         // the release build alone.
         #expect(
             run.peak < 512,
