@@ -172,21 +172,28 @@ public final class REPL: Sendable {
         let executor = self.executor
         // A script's failures carry the line their entry began on (`--output json`'s `line`).
         let line = interactive ? nil : line
-        let outcome = await interrupts.run { [self] in await self.run(entry, remembered: true, line: line) }
+        // Read once here for what the loop needs to know of the line (the executor reads it to run it).
+        let command = try? CommandParser.parse(entry)
+        let opens = command?.opensConversation ?? false
+        let outcome = await interrupts.run { [self] in
+            await self.run(entry, remembered: true, line: line, opensConversation: opens)
+        }
         if interactive {
             // Masked after running: a line that declared a secret has registered it by now,
             // whether it ran or failed. A line that is not a command at all (a misspelt `auht
             // bearer …`) declared nothing: it is kept for this session's recall only, never
             // written to the history file.
             let masked = executor.redactor.redact(entry)
-            if (try? CommandParser.parse(entry)) != nil { history.add(masked) }
+            if command != nil { history.add(masked) }
             reader.remember(masked)
         }
         return outcome
     }
 
     /// Runs one entry and prints its outputs (and a replay it asked for).
-    private func run(_ entry: String, remembered: Bool, line: Int? = nil) async -> Executor.Outcome {
+    private func run(
+        _ entry: String, remembered: Bool, line: Int? = nil, opensConversation opens: Bool = false
+    ) async -> Executor.Outcome {
         // At a terminal a slow line says how long it has run, and that Ctrl-C cancels it.
         let notice =
             interactive ? SlowLineNotice(console: printer.console, palette: palette, progress: executor.progress) : nil
@@ -197,7 +204,6 @@ public final class REPL: Sendable {
             printer.print([output], pager: .off)
         }
         // A line that opens a conversation shows its own output before the first message.
-        let opens = ((try? CommandParser.parse(entry)) ?? nil)?.opensConversation ?? false
         if opens { gate.close() }
         defer { if opens { printer.print(gate.open(), pager: .off) } }
         var result = await executor.run(entry)
