@@ -49,23 +49,25 @@ struct ApiCommand: SingleCommand {
             for (index, api) in session.apis.enumerated() {
                 items.append(
                     Listing.Item(
-                        name: api.base, value: api.origin, detail: api.auth.kindName, marked: index == session.current))
+                        name: api.base, value: api.origin.description, detail: api.auth.kindName, marked: index == session.current))
                 // What it shares with, under it: those origins get its state too.
                 for share in api.shared {
                     // The origin beside it only when the URL as written is not that origin already.
                     items.append(
                         Listing.Item(
-                            name: "  shared with " + share.url, value: share.url == share.origin ? nil : share.origin))
+                            name: "  shared with " + share.url,
+                            value: share.url == share.origin.description ? nil : share.origin.description))
                 }
             }
             return .shows(.listing(Listing(kind: .apis, items: items)))
         case .share(let url):
             let index = try executor.currentAPIIndex(for: "api share")
-            guard let origin = executor.origin(of: url) else {
+            let rules = executor.session.scopeRules
+            guard let origin = rules.origin(ofTarget: url), url.contains("://") else {
                 _ = try RequestURL(parsing: try executor.session.variables.expand(url))
                 throw CommandError("'\(url)' is not an http(s) URL", hint: "api share https://host:port")
             }
-            if let other = executor.apiIndex(forOrigin: origin), other == index {
+            if let other = rules.api(for: origin), other == index {
                 throw CommandError("\(origin) is the base's API already", hint: "`api` lists the APIs")
             }
             if !executor.session.apis[index].shared.contains(where: { $0.origin == origin }) {
@@ -73,7 +75,7 @@ struct ApiCommand: SingleCommand {
             }
         case .unshare(let url):
             let index = try executor.currentAPIIndex(for: "api unshare")
-            let origin = executor.origin(of: url)
+            let origin = executor.session.scopeRules.origin(ofTarget: url)
             // Origins are read before the list changes: reading the session inside a closure that
             // changes it would be an overlapping access (a crash, not an error).
             let shared = executor.session.apis[index].shared

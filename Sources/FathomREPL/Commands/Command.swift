@@ -60,6 +60,18 @@ protocol Command: Sendable, Equatable {
     /// file's folder): `replay` checks they exist before anything is sent.
     var filesRead: [String] { get }
 
+    /// The secret the line asks for when it runs (`secret NAME` with no value): a replay asks
+    /// for it, or finds it, before anything is sent.
+    var secretAskedFor: String? { get }
+
+    /// Whether the line reads the last request's response (`expect`, `let`): a replay skips it
+    /// when that request got none, as checking or capturing from nothing only adds noise.
+    var readsLastResponse: Bool { get }
+
+    /// Whether the line checks the last response against its operation's schema (`expect
+    /// schema`): the response's own check has said the same already when it failed.
+    var checksResponseSchema: Bool { get }
+
     /// Whether the command checks everything before it changes the session, and nothing it
     /// changes can fail after: the executor then keeps no copy of the session for it, so a file
     /// of 20,000 `header` lines costs 20,000 steps, not 20,000². `FailedLineTests` holds every
@@ -81,6 +93,12 @@ extension Command {
     var opensConversation: Bool { false }
 
     var changesOnlyWhenItSucceeds: Bool { false }
+
+    var secretAskedFor: String? { nil }
+
+    var readsLastResponse: Bool { false }
+
+    var checksResponseSchema: Bool { false }
 
     /// `send` or a one-liner: a line that sends a request.
     var sendsRequest: Bool { logKind == .request }

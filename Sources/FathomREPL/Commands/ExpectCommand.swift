@@ -36,6 +36,10 @@ struct ExpectCommand: SingleCommand {
 
     var logKind: SessionLog.Kind? { .followUp }
 
+    var readsLastResponse: Bool { true }
+
+    var checksResponseSchema: Bool { expectation.subject == .schema }
+
     var line: String {
         var writer = LineWriter(expectation.each.map { "expect " + $0.rawValue } ?? "expect")
         let expectation = self.expectation

@@ -27,6 +27,8 @@ struct LetCommand: SingleCommand {
 
     var logKind: SessionLog.Kind? { .followUp }
 
+    var readsLastResponse: Bool { true }
+
     var line: String {
         var writer = LineWriter("let")
         writer.word(name)

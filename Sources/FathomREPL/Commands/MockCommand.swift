@@ -54,7 +54,7 @@ struct MockCommand: SingleCommand {
         case .list:
             let items = executor.session.settings.mocks.map { route in
                 Listing.Item(
-                    name: route.origin + route.path, value: "\(route.status)", detail: route.file.map { "@\($0)" })
+                    name: route.origin.description + route.path, value: "\(route.status)", detail: route.file.map { "@\($0)" })
             }
             return .shows(.listing(Listing(kind: .mocks, items: items)))
         case .off: executor.session.settings.mocks = []
@@ -80,11 +80,11 @@ struct MockCommand: SingleCommand {
     /// API's — and the path it matches.
     private static func scope(
         _ written: String, _ executor: isolated Executor
-    ) throws -> (origin: String, path: String) {
+    ) throws -> (origin: Origin, path: String) {
         let path = try executor.session.variables.expand(written)
         if path.contains("://") {
             let url = try RequestURL(parsing: path)
-            return (url.origin, url.pathAndQuery)
+            return (Origin(url), url.pathAndQuery)
         }
         let index = try executor.currentAPIIndex(for: "mock")
         return (executor.session.apis[index].origin, path)

@@ -19,6 +19,8 @@ struct SecretCommand: SingleCommand {
 
     var logKind: SessionLog.Kind? { .setting }
 
+    var secretAskedFor: String? { value == nil ? name : nil }
+
     var line: String { "secret \(name)" + (value.map { " = " + SetCommand.value($0) } ?? "") }
 
     /// The value stays in memory; a saved session asks for it by name.

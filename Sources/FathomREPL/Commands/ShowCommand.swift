@@ -131,7 +131,7 @@ struct ShowCommand: SingleCommand {
         let session = executor.session
         let apis = session.apis.enumerated().map { index, api in
             SessionOverview.APIState(
-                base: api.base, origin: api.origin, current: index == session.current,
+                base: api.base, origin: api.origin.description, current: index == session.current,
                 auth: api.auth == .none ? nil : executor.describe(api.auth),
                 defaultHeaders: api.defaultHeaders.map { ($0.name, executor.shownHeaderValue($0)) },
                 defaultQuery: api.defaultQuery.map { ($0.name, $0.value) }, spec: api.spec?.source,

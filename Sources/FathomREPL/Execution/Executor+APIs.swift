@@ -3,38 +3,10 @@ import Foundation
 
 /// Which API a request belongs to, and the state that belongs to the API (see ``API``).
 extension Executor {
-    /// The origin (RFC 6454) of a URL as written, variables expanded; `nil` when it does not
-    /// expand or is not an http(s) URL.
-    func origin(of template: String) -> String? {
-        guard let expanded = try? session.variables.expand(template) else { return nil }
-        return origin(ofURL: expanded)
-    }
-
-    /// The origin of an absolute URL (`nil` for anything else), parsed once per URL: every request
-    /// asks it of each API's base several times.
-    func origin(ofURL url: String) -> String? {
-        guard url.contains("://") else { return nil }
-        if let known = originCache[url] { return known }
-        let origin = (try? RequestURL(parsing: url))?.origin
-        if originCache.count >= 256 { originCache.removeAll(keepingCapacity: true) }
-        originCache[url] = origin
-        return origin
-    }
-
-    /// The API whose state a request to `origin` gets: the one on that origin (the current one
-    /// first), else one that shares its state with that origin on purpose.
-    func apiIndex(forOrigin origin: String) -> Int? {
-        let apis = session.apis
-        if let current = session.current, apis[current].origin == origin { return current }
-        if let index = apis.firstIndex(where: { $0.origin == origin }) { return index }
-        return apis.firstIndex { $0.claims(origin) }
-    }
-
-    /// The origin a draft's request goes to: its URL's, or the base's for a path.
-    func requestOrigin(_ draft: Draft) -> String? {
-        let target = (try? session.variables.expand(draft.target)) ?? draft.target
-        if target.contains("://") { return origin(ofURL: target) }
-        return session.base.flatMap { origin(of: $0) }
+    /// The scope of a request to the absolute URL `url` with no draft credentials (a WebSocket's
+    /// upgrade, a description fetched): `nil` when it has no http(s) origin.
+    func scope(ofURL url: String) -> Scope? {
+        session.scopeRules.scope(forURL: url)
     }
 
     /// The current API, for a command that sets what belongs to one (`auth`, `default`, `validate`).
@@ -42,10 +14,10 @@ extension Executor {
     /// - Throws: ``CommandError`` when there is no base URL, so no API to set it for.
     func currentAPIIndex(for command: String) throws(CommandError) -> Int {
         if let current = session.current { return current }
-        let draftOrigin = requestOrigin(session.draft)
+        let draftOrigin = session.scopeRules.origin(ofTarget: session.draft.target)
         throw CommandError(
             "\(command) belongs to an API, and no base URL names one",
-            hint: "set the API's base first: `base \(draftOrigin ?? "https://api.example.com")`")
+            hint: "set the API's base first: `base \(draftOrigin?.description ?? "https://api.example.com")`")
     }
 
     /// Makes `template` the base URL and says what became of the state of the API before it.
@@ -60,11 +32,11 @@ extension Executor {
     @discardableResult
     func useBase(_ template: String, moving: Bool = false) throws -> BaseChange? {
         let expanded = try session.variables.expand(template)
-        let origin = try RequestURL(parsing: expanded).origin
+        let origin = Origin(try RequestURL(parsing: expanded))
         let before = session.current
         let previous = before.map { session.apis[$0] }
         if let previous, let before, moving || previous.baseFromDescription, previous.origin != origin {
-            if let other = session.apis.firstIndex(where: { $0.origin == origin }) {
+            if let other = session.scopeRules.api(on: origin) {
                 guard !session.apis[other].hasState else {
                     throw CommandError(
                         "\(origin) has an API of its own already, with its own state",
@@ -79,7 +51,7 @@ extension Executor {
             session.apis[index].baseFromDescription = false
             return previous.hasState ? change(.moved, previous, to: origin) : nil
         }
-        if let index = session.apis.firstIndex(where: { $0.origin == origin }) {
+        if let index = session.scopeRules.api(on: origin) {
             session.apis[index].base = template
             session.apis[index].baseFromDescription = false
             session.current = index
@@ -98,9 +70,9 @@ extension Executor {
         return change(.stayed, previous, to: origin)
     }
 
-    private func change(_ kind: BaseChange.Kind, _ api: API, to origin: String) -> BaseChange {
+    private func change(_ kind: BaseChange.Kind, _ api: API, to origin: Origin) -> BaseChange {
         BaseChange(
-            kind: kind, from: api.origin, to: origin, auth: api.auth.kindName,
+            kind: kind, from: api.origin.description, to: origin.description, auth: api.auth.kindName,
             defaults: api.defaultHeaders.count + api.defaultQuery.count, description: api.spec?.description.title,
             base: api.base)
     }
@@ -110,12 +82,12 @@ extension Executor {
     /// another API is already on that origin, that one becomes current.
     func moveCurrentAPI(to template: String) throws {
         let expanded = try session.variables.expand(template)
-        let origin = try RequestURL(parsing: expanded).origin
+        let origin = Origin(try RequestURL(parsing: expanded))
         guard let current = session.current else {
             _ = try useBase(template)
             return
         }
-        if let other = session.apis.indices.first(where: { $0 != current && session.apis[$0].origin == origin }) {
+        if let other = session.scopeRules.api(on: origin, except: current) {
             session.apis[other].base = template
             session.current = other
             return
@@ -126,7 +98,7 @@ extension Executor {
 
     /// Says once per origin that a request went where no API's state applies, when an API has
     /// state that stayed behind (its auth, defaults, description).
-    func noticeOtherOrigin(_ origin: String) -> Event? {
+    func noticeOtherOrigin(_ origin: Origin) -> Event? {
         guard !session.originsNoticed.contains(origin) else { return nil }
         let candidates = ([session.current].compactMap { $0 } + Array(session.apis.indices))
         guard let index = candidates.first(where: { session.apis[$0].hasState }) else { return nil }
@@ -134,7 +106,7 @@ extension Executor {
         let api = session.apis[index]
         return .otherOrigin(
             OtherOrigin(
-                origin: origin, api: api.origin, auth: api.auth.kindName,
+                origin: origin.description, api: api.origin.description, auth: api.auth.kindName,
                 defaults: api.defaultHeaders.count + api.defaultQuery.count, description: api.spec != nil))
     }
 }

@@ -24,7 +24,7 @@ extension Executor {
         let problems = try await checkBeforeSending(outgoing)
         // A connection for each request in flight.
         clients.connectionsWanted = max(clients.connectionsWanted, plan.maxConcurrent)
-        let client = try await client(api: outgoing.api, draftAuth: outgoing.auth)
+        let client = try await client(for: outgoing.scope)
         var tally = BatchTally(volatile: session.volatile.compactMap { try? JSONPath($0) })
         progress.start(total: plan.count)
         defer { progress.finish() }
@@ -33,9 +33,9 @@ extension Executor {
             guard index > 0, perRequest else { return outgoing.request }
             let next = try Variables.$request.withValue(values(index)) { try prepare(draft) }
             // A row may not take the batch's credentials to another API.
-            guard next.origin == outgoing.origin else {
+            guard outgoing.scope.covers(next.scope.origin) else {
                 throw CommandError(
-                    "request \(index) goes to \(next.origin), not \(outgoing.origin)",
+                    "request \(index) goes to \(next.scope.origin), not \(outgoing.scope.origin)",
                     hint: "a batch sends to one origin: its credentials belong to that API")
             }
             return next.request
@@ -54,7 +54,9 @@ extension Executor {
         }
         for bodyClass in summary.classes { recordCoverage(bodyClass.response) }
         var outputs = problems.map { Output.event(.requestWarning($0)) }
-        if outgoing.api == nil, let notice = noticeOtherOrigin(outgoing.origin) { outputs.append(.event(notice)) }
+        if outgoing.scope.api == nil, let notice = noticeOtherOrigin(outgoing.scope.origin) {
+            outputs.append(.event(notice))
+        }
         outputs.append(.batch(summary))
         // Like a request that got no response, a batch none of whose requests got one failed:
         // its summary is kept and shown, and the line says why, once.

@@ -43,17 +43,16 @@ struct ClientCache {
 extension Executor {
     // MARK: - The clients
 
-    /// The client for a request: the API's (its authenticator), one for the draft's own
-    /// credentials, or one with none for an origin no API claims.
-    func client(api: Int?, draftAuth: AuthSpec?) async throws -> NetworkClient {
+    /// The client for a request in `scope`: its API's (its authenticator), one for the draft's
+    /// own credentials, or one with none for an origin no API claims (`nil`: none at all).
+    func client(for scope: Scope?) async throws -> NetworkClient {
         try prepareWire()
-        if let draftAuth {
-            let credentials = try expandedCredentials(draftAuth, base: api.map { session.apis[$0].base })
+        guard let scope else { return plainClient() }
+        if let draftAuth = scope.draftAuth {
+            let credentials = try expandedCredentials(draftAuth, base: scope.state?.base)
             return makeClient(try authenticator(draftAuth, credentials))
         }
-        guard let api else { return plainClient() }
-        let state = session.apis[api]
-        guard state.auth != .none else { return plainClient() }
+        guard let state = scope.state, state.auth != .none else { return plainClient() }
         let credentials = try expandedCredentials(state.auth, base: state.base)
         if let cached = clients.apis[state.base], cached.auth == state.auth, cached.credentials == credentials {
             return cached.client

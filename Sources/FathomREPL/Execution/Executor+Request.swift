@@ -14,7 +14,7 @@ extension Executor {
     /// against its schema. The first request to an origin no API claims says what stayed behind.
     func send(_ outgoing: Outgoing) async throws -> CommandResult {
         let problems = try await checkBeforeSending(outgoing)
-        let client = try await client(api: outgoing.api, draftAuth: outgoing.auth)
+        let client = try await client(for: outgoing.scope)
         let stream = StreamReader(
             all: session.settings.streamAll, limit: session.settings.streamLimit,
             showHeaders: session.settings.showHeaders,
@@ -25,7 +25,9 @@ extension Executor {
         let number = session.responses.append(response)
         recordCoverage(response)
         var outputs = problems.map { Output.event(.requestWarning($0)) }
-        if outgoing.api == nil, let notice = noticeOtherOrigin(outgoing.origin) { outputs.append(.event(notice)) }
+        if outgoing.scope.api == nil, let notice = noticeOtherOrigin(outgoing.scope.origin) {
+            outputs.append(.event(notice))
+        }
         var output = responseOutput(ResponseHistory.Entry(number: number, response: response))
         output.target = outgoing.target
         output.stream = stream.finish()
@@ -36,12 +38,11 @@ extension Executor {
     /// How each event of a stream the request gets is checked as it arrives: against its
     /// operation's `itemSchema` in the loaded description, unless validation is off.
     private func itemCheck(_ outgoing: Outgoing) -> StreamReader.ItemCheck? {
-        guard validation(for: outgoing.origin) != .off, let scope = scope(forOrigin: outgoing.origin),
-            let operation = route(
-                method: outgoing.request.method.rawValue, path: outgoing.request.url.path, origin: outgoing.origin)?
-                .operation
+        let scope = outgoing.scope
+        guard scope.validation != .off, let description = scope.description?.description,
+            let operation = scope.operation(
+                method: outgoing.request.method.rawValue, path: outgoing.request.url.path)
         else { return nil }
-        let description = scope.spec.description
         return { status, contentType in
             guard let schema = description.itemSchema(status: status.code, contentType: contentType, for: operation)
             else { return nil }
@@ -53,15 +54,19 @@ extension Executor {
     /// strict`) the reason it is not sent.
     func checkBeforeSending(_ outgoing: Outgoing) async throws -> [String] {
         var problems = requestProblems(outgoing)
-        if validation(for: outgoing.origin) == .strict {
+        var scope = outgoing.scope
+        if scope.validation == .strict {
             // Strict: an operation the description's structure problems touch is not trusted
             // to check a request; the structure check is waited for when it still runs.
-            if scope(forOrigin: outgoing.origin)?.spec.problems == nil { await finishStructureChecks() }
-            if let scope = scope(forOrigin: outgoing.origin),
-                let operation = route(
-                    method: outgoing.request.method.rawValue, path: outgoing.request.url.path, origin: outgoing.origin)?
-                    .operation,
-                scope.spec.touched.contains(operation.title)
+            if scope.description?.problems == nil {
+                await finishStructureChecks()
+                // The check's findings are filed on the API now: read them there.
+                if let index = scope.api { scope.state = session.apis[index] }
+            }
+            if let spec = scope.description,
+                let operation = scope.operation(
+                    method: outgoing.request.method.rawValue, path: outgoing.request.url.path),
+                spec.touched.contains(operation.title)
             {
                 problems.append(
                     "the description's structure has problems at \(operation.title) (`spec problems` lists them)")
@@ -101,15 +106,14 @@ extension Executor {
 
     /// The draft as a library request: variables expanded, the defaults of `api` added.
     /// Credentials are the authenticator's, added on the way out.
-    func request(for draft: Draft, api: Int?) throws -> NetworkRequest {
+    func request(for draft: Draft, in scope: Scope) throws -> NetworkRequest {
         let variables = session.variables
-        let defaults = api.map { session.apis[$0] }
         var request = NetworkRequest(try variables.expand(draft.target), method: draft.method)
-        for pair in (defaults?.defaultQuery ?? []) + draft.query {
+        for pair in scope.defaultQuery + draft.query {
             request.queryItems.append(
                 QueryItem(try variables.expand(pair.name), try pair.value.map { try variables.expand($0) }))
         }
-        for header in defaults?.defaultHeaders ?? []
+        for header in scope.defaultHeaders
         where !draft.headers.contains(where: { NetworkHeaders.Name($0.name) == NetworkHeaders.Name(header.name) }) {
             request.headers.add(NetworkHeaders.Name(header.name), try variables.expand(header.value))
         }
@@ -118,7 +122,7 @@ extension Executor {
             request.headers.add(NetworkHeaders.Name(header.name), try variables.expand(header.value))
         }
         if !request.headers.contains(.userAgent) { request.headers.add(.userAgent, Executor.userAgent) }
-        if !request.headers.contains(.accept), let accept = streamAccept(for: request) {
+        if !request.headers.contains(.accept), let accept = streamAccept(for: request, in: scope) {
             request.headers.add(.accept, accept)
         }
         if let timeout = options.requestTimeout ?? session.settings.timeout { request.timeout = timeout }
@@ -129,15 +133,13 @@ extension Executor {
     /// What a request that expects a stream accepts, when the draft says nothing: the stream
     /// media types its operation in the description answers with (`text/event-stream`), or with
     /// `stream on`, the stream types Fathom reads and anything after them. `nil` otherwise.
-    private func streamAccept(for request: NetworkRequest) -> String? {
+    private func streamAccept(for request: NetworkRequest, in scope: Scope) -> String? {
         let target = request.target
-        let requestOrigin = target.contains("://") ? origin(ofURL: target) : session.base.flatMap { origin(of: $0) }
-        var base = target.contains("://") ? "" : session.basePath ?? ""
+        var base = target.contains("://") ? "" : scope.basePath ?? ""
         if base.hasSuffix("/") { base.removeLast() }
         let relative = Draft.splitTarget(target).path
         let path = base + (relative.split(separator: "?", maxSplits: 1).first.map(String.init) ?? relative)
-        if let requestOrigin,
-            let operation = route(method: request.method.rawValue, path: path, origin: requestOrigin)?.operation
+        if let operation = scope.operation(method: request.method.rawValue, path: path)
         {
             var types: [String] = []
             for response in operation.responses where response.status.hasPrefix("2") {
@@ -163,21 +165,20 @@ extension Executor {
             throw CommandError(
                 "no base URL for '\(target)'", hint: "set one with `base http://…` or give a full URL")
         }
-        let origin =
-            try origin(ofURL: target.contains("://") ? target : base ?? "")
-            ?? RequestURL(parsing: target.contains("://") ? target : base ?? "").origin
-        let api = apiIndex(forOrigin: origin)
-        var prepared = try request(for: draft, api: api).prepared(baseURL: base)
-        // Defaults belong to the API's origin: a redirect elsewhere drops them, as it drops credentials.
-        for header in api.map({ session.apis[$0].defaultHeaders }) ?? [] {
-            prepared.credentialHeaders.insert(NetworkHeaders.Name(header.name))
-        }
         if let auth = draft.auth, case .oauth2ClientCredentials = auth {
             throw CommandError(
                 "OAuth2 client credentials belong to an API, not to one request",
                 hint: "`auth oauth2 client-credentials …` sets them for the base's API")
         }
-        return Outgoing(request: prepared, api: api, auth: draft.auth, origin: origin, target: draft.target)
+        // The one place a request's scope is decided; every later step reads it from `Outgoing`.
+        let origin = Origin(try RequestURL(parsing: target.contains("://") ? target : base ?? ""))
+        let scope = session.scopeRules.scope(for: origin, draftAuth: draft.auth)
+        var prepared = try request(for: draft, in: scope).prepared(baseURL: base)
+        // Defaults belong to the API's origin: a redirect elsewhere drops them, as it drops credentials.
+        for header in scope.defaultHeaders {
+            prepared.credentialHeaders.insert(NetworkHeaders.Name(header.name))
+        }
+        return Outgoing(request: prepared, scope: scope, target: draft.target)
     }
 
     /// The draft as `show request` shows it: the request as it will go, the credentials that
@@ -186,18 +187,17 @@ extension Executor {
     func preview(_ draft: Draft) async throws -> RequestPreview {
         let outgoing = try prepare(draft)
         var request = outgoing.request
-        let auth = outgoing.auth ?? outgoing.api.map { session.apis[$0].auth } ?? AuthSpec.none
+        let auth = outgoing.scope.auth
         let before = Set(request.headers.map(\.name))
         // Fixed credentials need no network: the preview shows them (masked) as they will go.
         try await authorize(&request, outgoing, fetchingTokens: false)
         let added = Set(request.headers.map(\.name)).subtracting(before)
         addCookies(to: &request)
         let draftNames = Set(draft.headers.map { NetworkHeaders.Name($0.name) })
-        let defaultNames = Set(
-            (outgoing.api.map { session.apis[$0].defaultHeaders } ?? []).map { NetworkHeaders.Name($0.name) })
+        let defaultNames = Set(outgoing.scope.defaultHeaders.map { NetworkHeaders.Name($0.name) })
         let sources: [RequestPreview.Source] = request.headers.map { field in
             if draftNames.contains(field.name) { return .draft }
-            if added.contains(field.name) { return outgoing.auth != nil ? .draftAuth : .auth }
+            if added.contains(field.name) { return outgoing.scope.draftAuth != nil ? .draftAuth : .auth }
             if defaultNames.contains(field.name) { return .defaults }
             if field.name == .cookie { return .cookies }
             return .fathom
@@ -206,16 +206,16 @@ extension Executor {
         if case .oauth2ClientCredentials = auth { tokenFetchedOnSend = true }
         return RequestPreview(
             request: request, tokenFetchedOnSend: tokenFetchedOnSend, sources: sources,
-            api: outgoing.api.flatMap { origin(of: session.apis[$0].base) }, origin: outgoing.origin)
+            api: outgoing.scope.state?.origin.description, origin: outgoing.scope.origin.description)
     }
 
     /// Adds the credentials `outgoing` goes with — the draft's own, else its API's — as the
     /// client's authenticator would: fixed ones always, a token that needs the network (OAuth2)
     /// only when `fetchingTokens`.
     func authorize(_ request: inout PreparedRequest, _ outgoing: Outgoing, fetchingTokens: Bool) async throws {
-        let auth = outgoing.auth ?? outgoing.api.map { session.apis[$0].auth } ?? AuthSpec.none
+        let auth = outgoing.scope.auth
         guard auth != .none else { return }
-        let credentials = try expandedCredentials(auth, base: outgoing.api.map { session.apis[$0].base })
+        let credentials = try expandedCredentials(auth, base: outgoing.scope.state?.base)
         let authenticator =
             fetchingTokens ? try self.authenticator(auth, credentials) : fixedAuthenticator(auth, credentials)
         try await authenticator?.authorize(&request)

@@ -151,47 +151,39 @@ extension Executor {
     /// The client a description at `url` is fetched with: its API's, when the session has an
     /// API on that origin (a description behind the API's own credentials), else one with none.
     private func descriptionClient(for url: String) async throws -> NetworkClient {
-        let api = (try? RequestURL(parsing: url)).flatMap { apiIndex(forOrigin: $0.origin) }
-        return try await client(api: api, draftAuth: nil)
+        try await client(for: scope(ofURL: url))
     }
 
     /// How the documents a description's `$ref`s name are read: as the description was, from
     /// files or over HTTP with the session's client settings. The session's credentials go only
-    /// to the server the description came from, never to another one its author names; a
-    /// description from a server reads no local file, and one from a file reads no URL unless
-    /// `remote` (`spec --remote`) allows it.
+    /// to the server the description came from, never to another one its author names
+    /// (``ScopeRules/refGoesWithCredentials(_:descriptionAt:)``); a description from a server
+    /// reads no local file, and one from a file reads no URL unless `remote` (`spec --remote`)
+    /// allows it.
     private func documentReader(
         from location: URL, remote: Bool
     ) async throws -> @Sendable (URL) async throws -> Data {
-        let origin = Self.origin(of: location)
+        let fromServer = Origin(location) != nil
         let client =
             location.isFileURL
-            ? try await self.client(api: nil, draftAuth: nil)
+            ? try await self.client(for: nil)
             : try await descriptionClient(for: location.absoluteString)
-        let anonymous = try await self.client(api: nil, draftAuth: nil)
+        let anonymous = try await self.client(for: nil)
         return { url in
             if url.isFileURL {
-                guard origin == nil else { throw DescriptionError("a description read over HTTP reads no local file") }
+                guard !fromServer else { throw DescriptionError("a description read over HTTP reads no local file") }
                 return try DescriptionFile.read(url.path)
             }
-            guard origin != nil || remote else {
+            guard fromServer || remote else {
                 throw DescriptionError("a description read from a file reads no URL unless asked: `spec --remote FILE`")
             }
             do {
-                return try await Self.fetchDescription(
-                    url.absoluteString, with: Self.origin(of: url) == origin ? client : anonymous)
+                let withCredentials = ScopeRules.refGoesWithCredentials(url, descriptionAt: location)
+                return try await Self.fetchDescription(url.absoluteString, with: withCredentials ? client : anonymous)
             } catch let error as CommandError {
                 throw DescriptionError(error.message)
             }
         }
-    }
-
-    /// `scheme://host:port` of an http(s) URL; `nil` for a file.
-    private static func origin(of url: URL) -> String? {
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", let host = url.host else {
-            return nil
-        }
-        return "\(scheme)://\(host.lowercased()):\(url.port ?? (scheme == "https" ? 443 : 80))"
     }
 
     private static func fetchDescription(_ url: String, with client: NetworkClient) async throws -> Data {
@@ -213,10 +205,9 @@ extension Executor {
     }
 
     /// The API whose description `ls`, `describe`, `op` and `body example` read: the draft's
-    /// API when it has one, else the current API's.
+    /// API when it has one, else the current API's (``ScopeRules/describingAPI(for:)``).
     func specAPIIndex() -> Int? {
-        let candidates = [requestOrigin(session.draft).flatMap(specIndex(forOrigin:)), session.current]
-        return candidates.compactMap { $0 }.first { session.apis[$0].spec != nil }
+        session.scopeRules.describingAPI(for: session.draft)
     }
 
     /// The description commands read, or the error a command that needs one gives.
@@ -228,43 +219,16 @@ extension Executor {
 
     static let noSpec = CommandError("no description loaded", hint: "`spec FILE|URL` first")
 
-    /// The API whose description checks requests to `origin`: the API whose state requests there
-    /// get (its own origin, or one it shares with on purpose), when it has a description.
-    ///
-    /// A description's `servers` claim nothing: they only name the base a session without one
-    /// starts from. Checks, like credentials, belong to the API's origin, so a description never
-    /// reaches a server the person did not point the API at.
-    func specIndex(forOrigin origin: String) -> Int? {
-        guard let index = apiIndex(forOrigin: origin), session.apis[index].spec != nil else { return nil }
-        return index
-    }
-
-    /// The description and base path for a request to `origin`: those of the API that checks it.
-    func scope(forOrigin origin: String) -> (spec: LoadedSpec, basePath: String?, api: API)? {
-        guard let index = specIndex(forOrigin: origin), let spec = session.apis[index].spec else { return nil }
-        let api = session.apis[index]
-        let base = (try? session.variables.expand(api.base)) ?? api.base
-        let (prefix, path) = Draft.splitTarget(base)
-        return (spec, prefix.isEmpty ? nil : path, api)
-    }
-
-    /// A request path as the description writes it (the base's path or a server's taken off), and
-    /// the operation there; `nil` when no description checks requests to `origin`.
-    func route(method: String, path: String, origin: String) -> (relative: String, operation: APIOperation?)? {
-        guard let scope = scope(forOrigin: origin) else { return nil }
-        let description = scope.spec.description
-        let relative = description.relativePath(path, basePath: scope.basePath)
-        return (relative, description.operation(method: method, path: relative))
-    }
-
     /// The operation the draft goes to (its path expanded), or an error saying there is none.
     func draftOperation(hint: String) throws -> APIOperation {
         let spec = try requireSpec()
         let draft = session.draft
+        let rules = session.scopeRules
         let target = (try? session.variables.expand(draft.target)) ?? draft.target
         let path = Draft.splitTarget(target).path
-        let origin = requestOrigin(draft)
-        let found = origin.flatMap { route(method: draft.method.rawValue, path: path, origin: $0) }?.operation
+        let found = rules.origin(ofTarget: draft.target).flatMap {
+            rules.scope(for: $0).operation(method: draft.method.rawValue, path: path)
+        }
         guard
             let operation = found
                 ?? spec.description.operation(
@@ -276,18 +240,13 @@ extension Executor {
         return operation
     }
 
-    /// How requests to `origin` are checked: its API's mode (`warn` where no API claims it).
-    func validation(for origin: String) -> ValidationMode {
-        specIndex(forOrigin: origin).map { session.apis[$0].validation } ?? .warn
-    }
-
     /// What is wrong with a request by its API's description: empty when nothing is, or when no
-    /// description checks requests to its origin, or checks are off.
+    /// description checks requests in its scope, or checks are off.
     func requestProblems(_ outgoing: Outgoing) -> [String] {
         let request = outgoing.request
-        guard let scope = scope(forOrigin: outgoing.origin), scope.api.validation != .off,
-            let (relative, found) = route(
-                method: request.method.rawValue, path: request.url.path, origin: outgoing.origin)
+        let scope = outgoing.scope
+        guard scope.validation != .off, let spec = scope.description,
+            let (relative, found) = scope.route(method: request.method.rawValue, path: request.url.path)
         else { return [] }
         guard let operation = found else {
             return ["the description has no operation for \(request.method) \(relative)"]
@@ -296,9 +255,8 @@ extension Executor {
         var body: Data?
         if case .bytes(let data)? = request.body { body = data }
         // Credentials the session adds on the way out count as sent.
-        let auth = outgoing.auth ?? outgoing.api.map { session.apis[$0].auth } ?? AuthSpec.none
-        let headers = request.headers.map(\.name.rawName) + Self.credentialHeaderNames(auth)
-        return scope.spec.description.checkRequest(
+        let headers = request.headers.map(\.name.rawName) + Self.credentialHeaderNames(scope.auth)
+        return spec.description.checkRequest(
             operation, path: relative, query: query, headers: headers, contentType: request.headers[.contentType],
             body: body)
     }
@@ -317,10 +275,9 @@ extension Executor {
     /// the executor's cache, so `expect` and `let` after it do not parse it again.
     func schemaCheck(for entry: ResponseHistory.Entry, evenWhenOff: Bool = false) -> SchemaCheck? {
         let response = entry.response
-        let origin = response.request.url.origin
-        guard let scope = scope(forOrigin: origin), scope.api.validation != .off || evenWhenOff,
-            let (relative, found) = route(
-                method: response.request.method.rawValue, path: response.request.url.path, origin: origin)
+        let scope = session.scopeRules.scope(for: Origin(response.request.url))
+        guard let spec = scope.description, scope.validation != .off || evenWhenOff,
+            let (relative, found) = scope.route(method: response.request.method.rawValue, path: response.request.url.path)
         else { return nil }
         guard let operation = found else {
             return SchemaCheck(
@@ -331,7 +288,7 @@ extension Executor {
                         message: "the description has no operation for \(response.request.method) \(relative)")
                 ])
         }
-        let violations = scope.spec.description.validateResponse(
+        let violations = spec.description.validateResponse(
             status: response.status.code, contentType: response.contentType, body: response.body, for: operation,
             items: { StreamDocument.items(of: response) }, parse: { _ in try? self.json(of: entry) })
         return SchemaCheck(operation: operation.title, violations: violations)
@@ -347,8 +304,8 @@ extension Executor {
 
     /// Counts a call of the operation `method` `url` routes to (a WebSocket's upgrade: 101).
     func recordCoverage(method: HTTPMethod, url: RequestURL, status: Int) {
-        guard let index = specIndex(forOrigin: url.origin),
-            let operation = route(method: method.rawValue, path: url.path, origin: url.origin)?.operation
+        let scope = session.scopeRules.scope(for: Origin(url))
+        guard let index = scope.api, let operation = scope.operation(method: method.rawValue, path: url.path)
         else { return }
         session.apis[index].spec?.coverage[operation.title, default: []].insert(status)
     }

@@ -92,8 +92,6 @@ public actor Executor {
     /// A line run inside another changed the draft: its typed secrets are registered when the
     /// outer line ends.
     var draftChanged = false
-    /// Origins of URLs already parsed (``origin(ofURL:)``), by URL.
-    var originCache: [String: String?] = [:]
     /// The folder relative file names resolve against: the session file's whose lines run (a
     /// replayed or loaded file), else the current directory.
     var directory: String?
@@ -119,14 +117,17 @@ public actor Executor {
 
     /// Runs one entry (a line, or several gathered by ``LineAssembler``).
     func run(_ entry: String) async -> CommandResult {
-        let command: (any Command)?
-        do {
-            command = try CommandParser.parse(entry)
-        } catch {
-            return CommandResult(.failed, [.failure(Failure(.command(error)))])
+        await run(Result { () throws(CommandError) in try CommandParser.parse(entry) }, text: entry)
+    }
+
+    /// Runs an entry already parsed from `text` (`nil`: a blank line or a comment), or says why it
+    /// did not parse.
+    func run(_ parsed: Result<(any Command)?, CommandError>, text: String) async -> CommandResult {
+        switch parsed {
+        case .failure(let error): return CommandResult(.failed, [.failure(Failure(.command(error)))])
+        case .success(nil): return .done
+        case .success(let command?): return await run(command, text: text, location: nil)
         }
-        guard let command else { return .done }
-        return await run(command, text: entry, location: nil)
     }
 
     /// Runs a command already parsed from `text`; `location` (`FILE:LINE`) is where a file has it.

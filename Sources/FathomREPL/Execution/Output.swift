@@ -167,11 +167,8 @@ struct RequestPreview: Sendable {
 /// A request on its way: prepared, with the API whose credentials go with it.
 struct Outgoing: Sendable {
     var request: PreparedRequest
-    /// The index of the request's API in the session; `nil` for an origin no API claims.
-    var api: Int?
-    /// The draft's own credentials, in place of the API's.
-    var auth: AuthSpec?
-    var origin: String
+    /// Which API the request belongs to and all that follows from it, decided once.
+    var scope: Scope
     /// The draft's target as written, variables unexpanded (`{{api}}/users/{{id}}`).
     var target: String
 }

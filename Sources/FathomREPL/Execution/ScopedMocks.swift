@@ -9,11 +9,11 @@ struct ScopedMocks: Transport {
     /// The protocol a mocked response shows.
     static let label = "mock"
 
-    private let mocks: [String: MockTransport]
+    private let mocks: [Origin: MockTransport]
     private let network: any Transport
 
     init(_ routes: [ClientSettings.MockRoute], network: any Transport) throws {
-        var mocks: [String: MockTransport] = [:]
+        var mocks: [Origin: MockTransport] = [:]
         for route in routes {
             let response =
                 if let file = route.file { try MockResponse.file(file, status: route.status) } else {
@@ -28,7 +28,7 @@ struct ScopedMocks: Transport {
     }
 
     func send(_ request: PreparedRequest) async throws -> NetworkResponse<Data> {
-        guard let mock = mocks[request.url.origin] else { return try await network.send(request) }
+        guard let mock = mocks[Origin(request.url)] else { return try await network.send(request) }
         do {
             var response = try await mock.send(request)
             response.httpVersion = Self.label

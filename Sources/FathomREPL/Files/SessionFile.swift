@@ -119,9 +119,6 @@ struct SessionFile: Sendable {
 
     /// The `secret NAME` lines that ask for a value (not `secret NAME = VALUE`).
     var secretNames: [String] {
-        entries.compactMap { entry in
-            guard let secret = entry.command as? SecretCommand, secret.value == nil else { return nil }
-            return secret.name
-        }
+        entries.compactMap { $0.command.secretAskedFor }
     }
 }

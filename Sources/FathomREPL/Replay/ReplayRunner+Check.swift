@@ -137,7 +137,7 @@ extension ReplayRunner {
             }
             for name in await probe.storedlessSecrets(secretNames) {
                 let declared = file.entries.first {
-                    ($0.command as? SecretCommand).map { $0.name == name && $0.value == nil } ?? false
+                    $0.command.secretAskedFor == name
                 }?.line
                 // The line that needs it says what it is for.
                 let user = file.entries.first { $0.text.contains("{{\(name)}}") }

@@ -157,7 +157,7 @@ struct FileRun {
                 await finish()
                 return .stop
             }
-        } else if unanswered, command is ExpectCommand || command is LetCommand {
+        } else if unanswered, command.readsLastResponse {
             // Its request got no answer: checking or capturing from nothing only adds noise.
             return .next
         }
@@ -209,7 +209,7 @@ struct FileRun {
             current?.failedExpectations += 1
             // `expect schema` repeats what the response's own check already failed with.
             let repeatsSchema =
-                (command as? ExpectCommand)?.expectation.subject == .schema
+                command.checksResponseSchema
                 && current?.failures.contains { if case .schema = $0 { true } else { false } } == true
             if !repeatsSchema { failures.append(.output(.expectation(expectation))) }
         }

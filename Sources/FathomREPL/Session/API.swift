@@ -15,7 +15,7 @@ struct API: Equatable, Sendable {
     /// The base URL as written (`{{demo}}`, `https://api.example.com/v1`).
     var base: String
     /// The origin the base named when it was set (`http://127.0.0.1:8080`): the API's identity.
-    var origin: String
+    var origin: Origin
     var defaultHeaders: [Draft.Header] = []
     var defaultQuery: [Draft.QueryPair] = []
     var auth: AuthSpec = .none
@@ -32,10 +32,10 @@ struct API: Equatable, Sendable {
     /// An origin shared with on purpose: the URL as written, its origin resolved when shared.
     struct Share: Equatable, Sendable {
         var url: String
-        var origin: String
+        var origin: Origin
     }
 
-    init(base: String, origin: String) {
+    init(base: String, origin: Origin) {
         self.base = base
         self.origin = origin
     }
@@ -46,7 +46,7 @@ struct API: Equatable, Sendable {
     }
 
     /// Whether requests to `origin` get this API's state: its own origin, or one it shares with.
-    func claims(_ origin: String) -> Bool {
+    func claims(_ origin: Origin) -> Bool {
         self.origin == origin || shared.contains { $0.origin == origin }
     }
 }

@@ -27,7 +27,7 @@ struct ClientSettings: Equatable, Sendable {
     /// A mocked path and what answers it: only requests to the API it was set for.
     struct MockRoute: Equatable, Sendable {
         /// The origin of the API the mock belongs to.
-        var origin: String
+        var origin: Origin
         var path: String
         var status: Int
         /// A file whose contents answer, or `nil` for an empty body.

@@ -39,7 +39,7 @@ struct Session: Equatable, Sendable {
     /// to the first API a `base` line names.
     var givenSpec: LoadedSpec?
     /// Origins no API claims that the session has sent to and said so about, once each.
-    var originsNoticed: Set<String> = []
+    var originsNoticed: Set<Origin> = []
 
     init(variables: Variables = Variables()) {
         self.variables = variables
@@ -59,11 +59,10 @@ struct Session: Equatable, Sendable {
 
     /// The base URL's path (`/v1`), expanded, which request paths carry before an API
     /// description's own; `nil` without a base URL.
-    var basePath: String? {
-        guard let base = base.map({ (try? variables.expand($0)) ?? $0 }) else { return nil }
-        let (prefix, path) = Draft.splitTarget(base)
-        return prefix.isEmpty ? nil : path
-    }
+    var basePath: String? { currentAPI.flatMap(scopeRules.basePath(of:)) }
+
+    /// The rules that decide each request's scope, over the APIs as they are now.
+    var scopeRules: ScopeRules { ScopeRules(apis: apis, current: current, variables: variables) }
 
     /// The loaded descriptions, one per API that has one.
     var specs: [LoadedSpec] { apis.compactMap(\.spec) }

@@ -135,7 +135,7 @@ public final class REPL: Sendable {
                 if interactive, !assembler.isContinuing, executor.snapshot.current.webSocket != nil {
                     // Ctrl-D on a WebSocket's prompt closes it and returns to the main prompt.
                     StandardStreams.write("\n", to: STDOUT_FILENO)
-                    if await run("close", interrupts) == .failed { failures += 1 }
+                    if await run(.success(CloseCommand()), text: "close", interrupts) == .failed { failures += 1 }
                     continue
                 }
                 // End of input: a half-read entry still runs, and fails clearly if it is incomplete.
@@ -172,27 +172,35 @@ public final class REPL: Sendable {
         let executor = self.executor
         // A script's failures carry the line their entry began on (`--output json`'s `line`).
         let line = interactive ? nil : line
-        // Read once here for what the loop needs to know of the line (the executor reads it to run it).
-        let command = try? CommandParser.parse(entry)
-        let opens = command?.opensConversation ?? false
-        let outcome = await interrupts.run { [self] in
-            await self.run(entry, remembered: true, line: line, opensConversation: opens)
-        }
+        // Parsed once: the loop reads what it needs of the command, and the executor runs it.
+        let parsed = Result { () throws(CommandError) in try CommandParser.parse(entry) }
+        let outcome = await run(parsed, text: entry, interrupts, line: line)
         if interactive {
             // Masked after running: a line that declared a secret has registered it by now,
             // whether it ran or failed. A line that is not a command at all (a misspelt `auht
             // bearer …`) declared nothing: it is kept for this session's recall only, never
             // written to the history file.
             let masked = executor.redactor.redact(entry)
-            if command != nil { history.add(masked) }
+            if case .success = parsed { history.add(masked) }
             reader.remember(masked)
         }
         return outcome
     }
 
+    /// Runs a parsed line (or says why it did not parse) and prints what it brings.
+    private func run(
+        _ parsed: Result<(any Command)?, CommandError>, text: String, _ interrupts: InterruptHandler, line: Int? = nil
+    ) async -> Executor.Outcome {
+        let opens = (try? parsed.get())??.opensConversation ?? false
+        return await interrupts.run { [self] in
+            await self.run(parsed, text: text, line: line, opensConversation: opens)
+        }
+    }
+
     /// Runs one entry and prints its outputs (and a replay it asked for).
     private func run(
-        _ entry: String, remembered: Bool, line: Int? = nil, opensConversation opens: Bool = false
+        _ parsed: Result<(any Command)?, CommandError>, text: String, line: Int? = nil,
+        opensConversation opens: Bool = false
     ) async -> Executor.Outcome {
         // At a terminal a slow line says how long it has run, and that Ctrl-C cancels it.
         let notice =
@@ -206,7 +214,7 @@ public final class REPL: Sendable {
         // A line that opens a conversation shows its own output before the first message.
         if opens { gate.close() }
         defer { if opens { printer.print(gate.open(), pager: .off) } }
-        var result = await executor.run(entry)
+        var result = await executor.run(parsed, text: text)
         if let line {
             result.outputs = result.outputs.map { output in
                 guard case .failure(var failure) = output, failure.location == nil else { return output }

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+
+/// Rules of the code's shape that keep knowledge where it belongs, read from the sources.
+@Suite struct ArchitectureTests {
+    /// `Sources/FathomREPL`, beside this test's folder.
+    static let sources = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Sources/FathomREPL")
+
+    /// Each Swift file under `Sources/FathomREPL`, by its path there, with its lines (comments
+    /// left out: they may name anything).
+    static func files() throws -> [(path: String, lines: [String])] {
+        let paths = try FileManager.default.subpathsOfDirectory(atPath: sources.path)
+        return try paths.filter { $0.hasSuffix(".swift") }.sorted().map { path in
+            let text = try String(contentsOf: sources.appendingPathComponent(path), encoding: .utf8)
+            let code = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                .filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }
+            return (path, code)
+        }
+    }
+
+    /// Where `pattern` is found outside the files `allowed` says may have it: `path:line: text`.
+    static func uses(of pattern: String, allowed: (String) -> Bool) throws -> [String] {
+        let regex = try Regex(pattern)
+        var found: [String] = []
+        for (path, lines) in try files() where !allowed(path) {
+            for (number, line) in lines.enumerated() where line.contains(regex) {
+                found.append("\(path):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))")
+            }
+        }
+        return found
+    }
+
+    /// What a command is (reads the last response, asks for a secret, opens a conversation) is
+    /// a property of the command: no file outside `Commands/` casts to a command type.
+    @Test func noFileOutsideCommandsCastsToACommandType() throws {
+        let casts = try Self.uses(of: #"\b(is|as[?!]?)\s+[A-Z][A-Za-z]*Command\b"#) { $0.hasPrefix("Commands/") }
+        #expect(casts.isEmpty, "\(casts.joined(separator: "\n"))")
+    }
+
+    /// Which API a request belongs to is decided in one place, `ScopeRules`: nothing else
+    /// searches the session's APIs by origin or asks an API what it claims.
+    @Test func scopingIsDecidedInOnePlace() throws {
+        let decisions = try Self.uses(of: #"apis\.(firstIndex|indices\.first|first\(|contains|filter)|\.claims\("#) {
+            $0 == "Session/Scope.swift" || $0 == "Session/API.swift"
+        }
+        #expect(decisions.isEmpty, "\(decisions.joined(separator: "\n"))")
+    }
+
+    /// No line is run by its text from inside the program: commands are values.
+    @Test func noCommandIsRunByItsText() throws {
+        let byText = try Self.uses(of: #"\brun\("[a-z]"#) { _ in false }
+        #expect(byText.isEmpty, "\(byText.joined(separator: "\n"))")
+    }
+}
