@@ -68,7 +68,8 @@ import Testing
                 name: "shared on purpose", apis: [api(a, auth: bearer, spec: described, shares: ["http://gw.test:9"])],
                 request: "http://gw.test:9/users/1", api: 0, auth: "bearer", described: true, basePath: "/"),
             Row(
-                name: "a second API is its own", apis: [api(a, auth: bearer), api("http://b.test/v2", spec: described)],
+                name: "a second API is its own",
+                apis: [api(a, auth: bearer), api("http://b.test/v2", spec: described)],
                 request: "http://b.test/v2/users/1", api: 1, auth: nil, described: true, basePath: "/v2"),
             Row(
                 name: "an API on the origin wins over one that shares with it",
@@ -121,7 +122,9 @@ import Testing
 
     @Test func theDescriptionCommandsReadIsTheDraftsAPIsElseTheCurrents() throws {
         let spec = try Self.spec()
-        let apis = [Self.api("http://a.test", spec: spec), Self.api("http://b.test", spec: spec), Self.api("http://c.test")]
+        let apis = [
+            Self.api("http://a.test", spec: spec), Self.api("http://b.test", spec: spec), Self.api("http://c.test"),
+        ]
         var draft = Draft()
         draft.target = "http://b.test/users/1"
         #expect(ScopeRules(apis: apis, current: 0, variables: Variables()).describingAPI(for: draft) == 1)

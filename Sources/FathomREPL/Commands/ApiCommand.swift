@@ -49,7 +49,8 @@ struct ApiCommand: SingleCommand {
             for (index, api) in session.apis.enumerated() {
                 items.append(
                     Listing.Item(
-                        name: api.base, value: api.origin.description, detail: api.auth.kindName, marked: index == session.current))
+                        name: api.base, value: api.origin.description, detail: api.auth.kindName,
+                        marked: index == session.current))
                 // What it shares with, under it: those origins get its state too.
                 for share in api.shared {
                     // The origin beside it only when the URL as written is not that origin already.

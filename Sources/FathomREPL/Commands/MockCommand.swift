@@ -54,7 +54,8 @@ struct MockCommand: SingleCommand {
         case .list:
             let items = executor.session.settings.mocks.map { route in
                 Listing.Item(
-                    name: route.origin.description + route.path, value: "\(route.status)", detail: route.file.map { "@\($0)" })
+                    name: route.origin.description + route.path, value: "\(route.status)",
+                    detail: route.file.map { "@\($0)" })
             }
             return .shows(.listing(Listing(kind: .mocks, items: items)))
         case .off: executor.session.settings.mocks = []

@@ -139,8 +139,7 @@ extension Executor {
         if base.hasSuffix("/") { base.removeLast() }
         let relative = Draft.splitTarget(target).path
         let path = base + (relative.split(separator: "?", maxSplits: 1).first.map(String.init) ?? relative)
-        if let operation = scope.operation(method: request.method.rawValue, path: path)
-        {
+        if let operation = scope.operation(method: request.method.rawValue, path: path) {
             var types: [String] = []
             for response in operation.responses where response.status.hasPrefix("2") {
                 for media in response.content

@@ -277,7 +277,8 @@ extension Executor {
         let response = entry.response
         let scope = session.scopeRules.scope(for: Origin(response.request.url))
         guard let spec = scope.description, scope.validation != .off || evenWhenOff,
-            let (relative, found) = scope.route(method: response.request.method.rawValue, path: response.request.url.path)
+            let (relative, found) = scope.route(
+                method: response.request.method.rawValue, path: response.request.url.path)
         else { return nil }
         guard let operation = found else {
             return SchemaCheck(
