@@ -99,14 +99,57 @@ import Testing
         for setup in Self.withoutBase.contains(name) ? ["set a = 1"] : Self.setup {
             #expect(await executor.run(setup).outcome == .succeeded, "\(setup)")
         }
-        var before = await executor.session
+        let before = await executor.session
+        let logged = await executor.record.log
         let result = await executor.run(line)
         #expect(result.outcome == .failed, "\(line) should fail: \(result.outputs)")
-        let after = await executor.session
-        // What truly happened is kept: a line that meant to send a request and got no response
-        // says so, so that `expect` after it does not read an older response.
-        if try #require(try CommandParser.parse(line)).sendsRequest { before.lastRequestAnswered = false }
-        #expect(after == before, "\(line) changed the session")
+        // Put back whole: no field of the session is an exception.
+        #expect(await executor.session == before, "\(line) changed the session")
+        #expect(await executor.record.log == logged, "\(line) was logged")
+        // What truly happened is kept, in the record: a line that meant to send a request and got
+        // no response says so, so that `expect` after it does not read an older response.
+        if try #require(try CommandParser.parse(line)).sendsRequest {
+            #expect(await !executor.record.lastRequestAnswered)
+        }
+    }
+
+    /// A description with `GET /users` and `GET /users/{id}`, in a file of its own.
+    static func descriptionFile() throws -> String {
+        let path = NSTemporaryDirectory() + "fathom-failed-\(UUID().uuidString).json"
+        let document = """
+            {"openapi": "3.1.0", "info": {"title": "Users", "version": "1"},
+             "paths": {"/users": {"get": {"operationId": "listUsers", "responses": {"200": {"description": "ok"}}}},
+                       "/users/{id}": {"get": {"operationId": "getUser",
+                         "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "integer"}}],
+                         "responses": {"200": {"description": "ok"}}}}}}
+            """
+        try Data(document.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// The same with a description loaded, checked strictly: what a description holds (its
+    /// coverage, its structure check's findings, arriving while the line runs) is put back or
+    /// kept as every other part is.
+    @Test(arguments: failing.sorted { $0.key < $1.key }.flatMap { name, lines in lines.map { (name, $0) } })
+    func aFailedLineChangesNothingWithADescriptionLoaded(name: String, line: String) async throws {
+        let executor = Self.executor()
+        let spec = try Self.descriptionFile()
+        defer { try? FileManager.default.removeItem(atPath: spec) }
+        for setup in Self.setup.filter({ !$0.hasPrefix("path") }) + ["spec \(spec)", "validate warn", "get /users"] {
+            #expect(await executor.run(setup).outcome == .succeeded, "\(setup)")
+        }
+        _ = await executor.run("path /nothing")
+        let before = await executor.session
+        let coverage = await executor.record.coverage
+        let result = await executor.run(line)
+        guard result.outcome == .failed else { return }
+        #expect(await executor.session == before, "\(line) changed the session")
+        // Coverage only grows: a response that arrived during the failed line counts.
+        for (id, calls) in coverage {
+            for (operation, statuses) in calls {
+                #expect(await executor.record.coverage[id]?[operation]?.isSuperset(of: statuses) == true)
+            }
+        }
     }
 
     /// The curl line of the issue: its settings came before the proxy it could not take.
@@ -119,7 +162,7 @@ import Testing
         #expect(!session.settings.insecure)
         #expect(session.settings.redirectLimit == 5)
         #expect(session.draft == Draft())
-        #expect(session.log.lines.map(\.text) == ["base http://api.test"])
+        #expect(await executor.record.log.lines.map(\.text) == ["base http://api.test"])
         #expect(session.currentAPI?.auth == AuthSpec.none)
     }
 
@@ -130,7 +173,7 @@ import Testing
         let result = await executor.run("curl -k http://api.test/users http://api.test/fail")
         #expect(result.outcome == .failed)
         let session = await executor.session
-        #expect(session.responses.lastNumber == 1, "the first URL's response is kept")
+        #expect(await executor.record.responses.lastNumber == 1, "the first URL's response is kept")
         #expect(!session.settings.insecure, "the line's setting is not")
     }
 }

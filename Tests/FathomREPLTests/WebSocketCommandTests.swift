@@ -95,7 +95,7 @@ import Testing
         #expect(await executor.webSocket == nil)
         #expect(executor.snapshot.current.webSocket == nil)
         // And nothing of it is kept for `save`.
-        #expect(await executor.session.log.lines.map(\.command.line) == ["base \(server.baseURL)"])
+        #expect(await executor.record.log.lines.map(\.command.line) == ["base \(server.baseURL)"])
         await server.stop()
     }
 

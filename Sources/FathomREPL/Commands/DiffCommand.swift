@@ -74,7 +74,7 @@ struct DiffCommand: SingleCommand {
     }
 
     func run(in executor: isolated Executor) async throws -> CommandResult {
-        let responses = executor.session.responses
+        let responses = executor.record.responses
         let entries = responses.entries
         let older: ResponseHistory.Entry
         let newer: ResponseHistory.Entry

@@ -81,7 +81,7 @@ struct ExpectCommand: SingleCommand {
         if expectation.each == .message { return try await executor.expectMessage(expectation) }
         try executor.checkLastRequestAnswered()
         if case .batch(let metric) = expectation.subject {
-            guard let batch = executor.session.responses.batch(nil) else {
+            guard let batch = executor.record.responses.batch(nil) else {
                 throw CommandError(
                     "the last request was not a batch", hint: "send one with `send --repeat N` or `get PATH --repeat N`"
                 )
@@ -91,7 +91,7 @@ struct ExpectCommand: SingleCommand {
             return CommandResult(
                 result.passed ? .succeeded : .checkFailed, [.expectation(ExpectationOutput(line: "", result: result))])
         }
-        let entry = try executor.session.responses.entry(nil)
+        let entry = try executor.record.responses.entry(nil)
         if expectation.each == .event { return try Self.anyEvent(expectation, entry, in: executor) }
         if expectation.subject == .schema {
             let result = try Self.schema(entry, in: executor)

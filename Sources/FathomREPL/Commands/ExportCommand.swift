@@ -57,12 +57,12 @@ struct ExportCommand: SingleCommand {
         if format == .har, let file { return try Self.writeHAR(to: file, executor) }
         let requests: [PreparedRequest]
         if all {
-            requests = executor.session.responses.entries.map(\.response.request)
+            requests = executor.record.responses.entries.map(\.response.request)
             guard !requests.isEmpty else {
                 throw CommandError("no responses yet to export", hint: "send a request first, or export the draft")
             }
         } else if let response {
-            requests = [try executor.session.responses.entry(response).response.request]
+            requests = [try executor.record.responses.entry(response).response.request]
         } else {
             requests = [try await executor.preview(executor.session.draft).request]
         }
@@ -91,7 +91,7 @@ struct ExportCommand: SingleCommand {
 
     /// The kept responses, with their requests, as a HAR 1.2 log written atomically.
     private static func writeHAR(to file: String, _ executor: isolated Executor) throws -> CommandResult {
-        let entries = executor.session.responses.entries
+        let entries = executor.record.responses.entries
         guard !entries.isEmpty else {
             throw CommandError("no responses yet to export", hint: "send a request first")
         }
@@ -113,9 +113,9 @@ struct ExportCommand: SingleCommand {
     static func namedSecrets(_ executor: isolated Executor) -> ExportSecrets {
         let session = executor.session
         let writer = SessionWriter(
-            log: session.log, variables: session.variables, secretValues: executor.redactor.secretValues,
+            log: executor.record.log, variables: session.variables, secretValues: executor.redactor.secretValues,
             requestsOnly: false)
-        var secrets = writer.substitutedLines(session.log.lines).names.map {
+        var secrets = writer.substitutedLines(executor.record.log.lines).names.map {
             ExportSecrets.Secret(value: $0.value, name: $0.name)
         }
         var known = Set(secrets.map(\.value))

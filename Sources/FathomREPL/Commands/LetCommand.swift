@@ -50,9 +50,9 @@ struct LetCommand: SingleCommand {
         let value: String
         switch source {
         case .status:
-            value = String(try executor.session.responses.entry(response).response.status.code)
+            value = String(try executor.record.responses.entry(response).response.status.code)
         case .header(let header):
-            let entry = try executor.session.responses.entry(response)
+            let entry = try executor.record.responses.entry(response)
             let headerName = NetworkHeaders.Name(header)
             guard let found = entry.response.headers[headerName] else {
                 throw CommandError("response #\(entry.number) has no \(header) header")

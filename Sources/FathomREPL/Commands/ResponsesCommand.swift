@@ -14,7 +14,7 @@ struct ResponsesCommand: SingleCommand {
     var line: String { "responses" }
 
     func run(in executor: isolated Executor) async throws -> CommandResult {
-        let items = executor.session.responses.entries.map { entry in
+        let items = executor.record.responses.entries.map { entry in
             Listing.Item(name: "#\(entry.number)", value: executor.shownPath(entry.response.url), response: entry)
         }
         return .shows(.listing(Listing(kind: .responses, items: items)))

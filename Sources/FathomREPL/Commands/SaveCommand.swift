@@ -38,12 +38,12 @@ struct SaveCommand: SingleCommand {
         let session = executor.session
         let redactor = executor.redactor
         let path = executor.resolvePath(try session.variables.expand(file))
-        guard !session.log.lines.isEmpty else {
+        guard !executor.record.log.lines.isEmpty else {
             throw CommandError("nothing to save yet", hint: "build and send a request first")
         }
         let fileName = (path as NSString).lastPathComponent
         let writer = SessionWriter(
-            log: session.log, variables: session.variables, secretValues: redactor.secretValues,
+            log: executor.record.log, variables: session.variables, secretValues: redactor.secretValues,
             requestsOnly: requestsOnly, externalNames: executor.externalVariables.map(\.name))
         let output = writer.write(fileName: fileName, redactor: redactor)
         // Whatever could not be named is masked rather than written.

@@ -75,10 +75,10 @@ struct ShowCommand: SingleCommand {
         case .request:
             return .shows(.request(try await executor.preview(executor.session.draft)))
         case .response(let number):
-            if file == nil, let batch = executor.session.responses.batch(number) {
+            if file == nil, let batch = executor.record.responses.batch(number) {
                 return .shows(.batch(batch.summary))
             }
-            let entry = try executor.session.responses.entry(number)
+            let entry = try executor.record.responses.entry(number)
             guard let file else { return .shows(.response(executor.responseOutput(entry))) }
             let path = executor.resolvePath(try executor.session.variables.expand(file))
             let size = try Self.writeBody(of: entry.response, to: path, redactor: executor.redactor)
@@ -149,7 +149,7 @@ struct ShowCommand: SingleCommand {
             log: .log(level: settings.logDetail.rawValue, file: settings.logFile), timeout: settings.timeout,
             redirects: settings.redirectLimit, insecure: settings.insecure, proxy: settings.proxy,
             cookies: settings.cookies ? executor.cookieJar.cookies.count : nil, pager: settings.pager.rawValue,
-            responsesKept: session.responses.entries.count, lastResponse: session.responses.lastNumber)
+            responsesKept: executor.record.responses.entries.count, lastResponse: executor.record.responses.lastNumber)
     }
 
     private static func show(_ a: inout Arguments) throws(CommandError) -> Target {

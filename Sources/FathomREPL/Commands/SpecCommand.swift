@@ -123,14 +123,15 @@ struct SpecCommand: SingleCommand {
             executor.session.givenSpec = nil
             return .done
         case .coverage:
-            return .shows(.listing(Self.coverage(try executor.requireSpec())))
+            let loaded = try executor.requireSpec()
+            return .shows(.listing(Self.coverage(loaded, calls: executor.record.coverage[loaded.id] ?? [:])))
         case .problems:
             // The check may still run: its answer, not a guess.
             await executor.finishStructureChecks()
             // Listed here whole: the notice would only say it again.
             _ = executor.takeNotices()
             let loaded = try executor.requireSpec()
-            let items = (loaded.problems ?? []).map {
+            let items = (executor.record.findings[loaded.id]?.problems ?? []).map {
                 Listing.Item(name: $0.place.isEmpty ? "(document)" : $0.place, value: $0.message)
             }
             return .shows(.listing(Listing(kind: .problems, items: items, source: loaded.source)))
@@ -138,9 +139,9 @@ struct SpecCommand: SingleCommand {
     }
 
     /// Every operation, called or not, with the statuses seen beside those declared.
-    static func coverage(_ loaded: LoadedSpec) -> Listing {
+    static func coverage(_ loaded: LoadedSpec, calls: [String: Set<Int>]) -> Listing {
         let items = loaded.description.operations.map { operation in
-            let seen = (loaded.coverage[operation.title] ?? []).sorted().map(String.init)
+            let seen = (calls[operation.title] ?? []).sorted().map(String.init)
             let declared = operation.responses.map(\.status)
             return Listing.Item(
                 name: operation.title, value: seen.isEmpty ? nil : seen.joined(separator: ", "),

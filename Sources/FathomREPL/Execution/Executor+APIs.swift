@@ -99,10 +99,10 @@ extension Executor {
     /// Says once per origin that a request went where no API's state applies, when an API has
     /// state that stayed behind (its auth, defaults, description).
     func noticeOtherOrigin(_ origin: Origin) -> Event? {
-        guard !session.originsNoticed.contains(origin) else { return nil }
+        guard !record.originsNoticed.contains(origin) else { return nil }
         let candidates = ([session.current].compactMap { $0 } + Array(session.apis.indices))
         guard let index = candidates.first(where: { session.apis[$0].hasState }) else { return nil }
-        session.originsNoticed.insert(origin)
+        record.originsNoticed.insert(origin)
         let api = session.apis[index]
         return .otherOrigin(
             OtherOrigin(

@@ -22,7 +22,7 @@ extension Executor {
         let response = try await StreamWatch.$current.withValue(stream.watch) {
             try await client.send(outgoing.request)
         }
-        let number = session.responses.append(response)
+        let number = record.responses.append(response)
         recordCoverage(response)
         var outputs = problems.map { Output.event(.requestWarning($0)) }
         if outgoing.scope.api == nil, let notice = noticeOtherOrigin(outgoing.scope.origin) {
@@ -58,15 +58,11 @@ extension Executor {
         if scope.validation == .strict {
             // Strict: an operation the description's structure problems touch is not trusted
             // to check a request; the structure check is waited for when it still runs.
-            if scope.description?.problems == nil {
-                await finishStructureChecks()
-                // The check's findings are filed on the API now: read them there.
-                if let index = scope.api { scope.state = session.apis[index] }
-            }
+            if let spec = scope.description, record.findings[spec.id] == nil { await finishStructureChecks() }
             if let spec = scope.description,
                 let operation = scope.operation(
                     method: outgoing.request.method.rawValue, path: outgoing.request.url.path),
-                spec.touched.contains(operation.title)
+                record.findings[spec.id]?.touched.contains(operation.title) == true
             {
                 problems.append(
                     "the description's structure has problems at \(operation.title) (`spec problems` lists them)")
@@ -428,10 +424,10 @@ extension Executor {
     /// What `expression` selects in response #`number` (the last when `nil`), or in a batch's
     /// summary (``BatchSummary/json``); with the number it read.
     func query(_ expression: String, number: Int?) throws -> (number: Int, nodes: [JSONPath.Node]) {
-        if let batch = session.responses.batch(number) {
+        if let batch = record.responses.batch(number) {
             return (batch.number, try JSONPath(try session.variables.expand(expression)).query(batch.summary.json))
         }
-        let entry = try session.responses.entry(number)
+        let entry = try record.responses.entry(number)
         return (entry.number, try query(expression, in: entry))
     }
 
@@ -453,8 +449,8 @@ extension Executor {
     /// `expect` and `let` read the last response: after a request that got none, that would be
     /// an older request's.
     func checkLastRequestAnswered() throws {
-        guard !session.lastRequestAnswered else { return }
-        if session.lastRequestOpenedWebSocket {
+        guard !record.lastRequestAnswered else { return }
+        if record.lastRequestOpenedWebSocket {
             throw CommandError(
                 "the last request opened a WebSocket, which has messages, not a response",
                 hint: "`expect message …` waits for one; name an earlier response with #N")

@@ -3,23 +3,18 @@ import FathomJSON
 import FathomOpenAPI
 import Foundation
 
-/// A loaded API description and what the session learnt against it.
+/// A loaded API description. What the session learns against it — the operations called, what
+/// its structure check found — is in the ``SessionRecord``, by ``id``.
 struct LoadedSpec: Equatable, Sendable {
     var description: APIDescription
     /// The file or URL as given (`spec FILE|URL`).
     var source: String
-    /// Per operation (`GET /pets/{petId}`), the statuses its responses came back with.
-    var coverage: [String: Set<Int>] = [:]
-    /// This load: the structure check that runs after it finds it by this.
+    /// This load: its coverage and structure findings are kept by this.
     var id = UUID()
-    /// What the structure check found, in the document's order; `nil` while it runs.
-    var problems: [DescriptionProblem]?
-    /// The operations (`GET /pets`) a structure problem touches: `validate strict` refuses them.
-    var touched: Set<String> = []
 
-    /// The same description (by where it came from and what it says of itself) and coverage.
+    /// The same load of the same description.
     static func == (a: LoadedSpec, b: LoadedSpec) -> Bool {
-        a.source == b.source && a.coverage == b.coverage && a.description.title == b.description.title
+        a.id == b.id && a.source == b.source && a.description.title == b.description.title
             && a.description.version == b.description.version
             && a.description.operations.count == b.description.operations.count
     }
@@ -119,17 +114,10 @@ extension Executor {
         let (problems, touched) = await task.value
         // Another caller may have filed it while this one waited.
         guard structureChecks.removeValue(forKey: id) != nil else { return }
-        var filed: LoadedSpec?
-        for index in session.apis.indices where session.apis[index].spec?.id == id {
-            session.apis[index].spec?.problems = problems
-            session.apis[index].spec?.touched = touched
-            filed = session.apis[index].spec
-        }
-        if session.givenSpec?.id == id {
-            session.givenSpec?.problems = problems
-            session.givenSpec?.touched = touched
-            filed = session.givenSpec
-        }
+        // Kept in the record, whatever becomes of the line that loaded it: a line that fails
+        // meanwhile puts the session back, not what the check found.
+        record.findings[id] = StructureFindings(problems: problems, touched: touched)
+        let filed = (session.specs + [session.givenSpec].compactMap { $0 }).first { $0.id == id }
         // A description the session no longer has (a line that failed, `spec off`) says nothing.
         guard let filed, let first = problems.first else { return }
         notices.append(
@@ -196,7 +184,8 @@ extension Executor {
 
     /// Uses a description loaded elsewhere (`fathom replay --spec` loads it once for every
     /// file): it belongs to the current API, or to the first one a `base` line names.
-    func adopt(_ spec: LoadedSpec) {
+    func adopt(_ spec: LoadedSpec, findings: StructureFindings? = nil) {
+        if let findings { record.findings[spec.id] = findings }
         if session.current != nil {
             session.currentAPI?.spec = spec
         } else {
@@ -308,6 +297,12 @@ extension Executor {
         let scope = session.scopeRules.scope(for: Origin(url))
         guard let index = scope.api, let operation = scope.operation(method: method.rawValue, path: url.path)
         else { return }
-        session.apis[index].spec?.coverage[operation.title, default: []].insert(status)
+        guard let id = session.apis[index].spec?.id else { return }
+        record.coverage[id, default: [:]][operation.title, default: []].insert(status)
+    }
+
+    /// Each description the session has, with the operations called and the statuses seen.
+    func specCoverage() -> [(spec: LoadedSpec, calls: [String: Set<Int>])] {
+        session.specs.map { ($0, record.coverage[$0.id] ?? [:]) }
     }
 }

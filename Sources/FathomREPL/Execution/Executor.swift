@@ -62,7 +62,10 @@ public actor Executor {
     static let userAgent = "fathom/" + FathomVersion.current
 
     nonisolated let options: Options
+    /// What a line may change: put back whole when it fails.
     var session: Session
+    /// What has happened: only added to.
+    var record = SessionRecord()
     /// Knows every secret of the session; the renderers mask with it, and so does the client's wire log.
     nonisolated let redactor = Redactor()
     let cookieJar = CookieJar()
@@ -133,32 +136,25 @@ public actor Executor {
     /// Runs a command already parsed from `text`; `location` (`FILE:LINE`) is where a file has it.
     ///
     /// A failed line changes nothing: the session is kept as a copy before the command runs and
-    /// put back when it throws or fails, whatever the command changed on the way (a curl line
-    /// that set `insecure` before its proxy was refused). Only what truly happened stays: the
-    /// responses that arrived (with their coverage), and secrets the line made known, which stay
-    /// masked — masking is never undone. A copy rather than changes applied on success: commands
-    /// change the session through many paths, and a copy restored in this one place keeps the
-    /// promise for every command, present and future, at the cost of one copy-on-write value.
+    /// put back whole when it throws or fails, whatever the command changed on the way (a curl
+    /// line that set `insecure` before its proxy was refused). What truly happened stays, as it
+    /// is in the ``SessionRecord``, not the session: the responses that arrived (with their
+    /// coverage) — all but the lines the failed line logged, which `save` must not write. Secrets
+    /// the line made known stay masked: masking is never undone. A copy rather than changes
+    /// applied on success: commands change the session through many paths, and a copy restored
+    /// in this one place keeps the promise for every command, present and future, at the cost of
+    /// one copy-on-write value.
     ///
     /// The lines a line runs (an import's, a curl line's) are undone with it: their own copies
     /// would be redundant, and would make an import of n lines cost n².
     func run(_ command: any Command, text: String, location: String?) async -> CommandResult {
         let outermost = !Self.runningALine
-        var before: Session?
-        if outermost, !command.changesOnlyWhenItSucceeds {
-            // What a failed line keeps anyway (the responses that arrived) and what a line only
-            // appends to (the log: the lines a curl line runs) stay out of the copy, so that
-            // appending to them copies nothing; the log is cut back to its length instead.
-            var copy = session
-            copy.responses = ResponseHistory()
-            copy.log = SessionLog()
-            before = copy
-        }
-        let lastAnswered = session.responses.lastNumber
-        let logLength = session.log.lines.count
+        let before = outermost && !command.changesOnlyWhenItSucceeds ? session : nil
+        let mark = record.beginLine()
         var result = await Self.$runningALine.withValue(true) { await self.execute(command) }
         if result.outcome == .failed {
-            if let before { restore(before, lastAnswered: lastAnswered, logLength: logLength) }
+            if let before { session = before }
+            if outermost { record.abandonLine(mark) }
             // What the line declared stays masked though it failed: it is on the screen and
             // about to reach the history file.
             for secret in command.declaredSecrets { redactor.addSecret(secret) }
@@ -206,15 +202,15 @@ public actor Executor {
         if command.sendsRequest {
             // `expect` and `let` read the last response: after a request that got none, that
             // would be an older request's.
-            session.lastRequestAnswered = result.answered
-            session.lastRequestOpenedWebSocket = result.openedWebSocket
+            record.lastRequestAnswered = result.answered
+            record.lastRequestOpenedWebSocket = result.openedWebSocket
         }
         // A failed expectation is still part of the session: it says what should hold.
         if result.outcome != .failed, let kind = command.logKind {
             let response = result.response
             let summary = response.map { "\($0.response.request.method) \($0.shownPath) → \($0.response.status)" }
             let recorded = session.recording ? response.map { RecordedResponse($0.response, target: $0.target) } : nil
-            session.log.append(command.logged(in: self), kind: kind, summary: summary, recorded: recorded)
+            record.log(command.logged(in: self), kind: kind, summary: summary, recorded: recorded)
         }
         return result
     }
@@ -228,21 +224,6 @@ public actor Executor {
         } catch {
             return CommandResult(.failed, [.failure(Failure(error: error))])
         }
-    }
-
-    /// Puts the session back as it was before a line that failed, keeping the responses that
-    /// arrived meanwhile and what they taught (coverage, origins already noticed).
-    private func restore(_ before: Session, lastAnswered: Int, logLength: Int) {
-        let arrived = session.responses.entries.filter { $0.number > lastAnswered }
-        let responses = session.responses
-        var log = session.log
-        log.keepFirst(logLength)
-        let noticed = session.originsNoticed
-        session = before
-        session.responses = responses
-        session.log = log
-        session.originsNoticed = noticed
-        for entry in arrived { recordCoverage(entry.response) }
     }
 
     /// Sets a variable from outside the session (`replay --var`, the demo's `demo`): usable in

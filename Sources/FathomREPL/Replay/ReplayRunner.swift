@@ -134,13 +134,12 @@ public struct ReplayRunner: Sendable {
         let reportProblems = checkReportPath()
         problems += reportProblems
         var loadedSpec: LoadedSpec?
+        var findings: StructureFindings?
         if let spec = options.spec {
             do {
-                var loaded = try await Executor(options: options.executor).loadSpec(spec, checked: false).0
+                let loaded = try await Executor(options: options.executor).loadSpec(spec, checked: false).0
                 // Checked once, before any file runs: every file's strict validation reads it.
-                let problems = loaded.description.structureProblems()
-                loaded.problems = problems
-                loaded.touched = loaded.description.operations(touchedBy: problems)
+                findings = StructureFindings(loaded.description.structureProblems(), in: loaded.description)
                 loadedSpec = loaded
             } catch let error as CommandError {
                 problems.append(ReplayProblem(file: "--spec \(spec)", reason: error.message, hint: error.hint))
@@ -163,8 +162,8 @@ public struct ReplayRunner: Sendable {
             return 2
         }
 
-        if let loadedSpec, let first = loadedSpec.problems?.first {
-            let count = loadedSpec.problems?.count ?? 0
+        if let loadedSpec, let first = findings?.problems.first {
+            let count = findings?.problems.count ?? 0
             output.write(
                 renderer.note(
                     "--spec \(loadedSpec.source): OpenAPIKit's structure check found \(count) problem\(count == 1 ? "" : "s"), the first at \(first)",
@@ -172,16 +171,16 @@ public struct ReplayRunner: Sendable {
         }
         var reports: [FileReport] = []
         var coverage = loadedSpec
-        let finished = await runPlans(plans, loadedSpec: loadedSpec, asked: asked)
+        var calls: [String: Set<Int>] = [:]
+        let given = loadedSpec.map { ($0, findings) }
+        let finished = await runPlans(plans, given: given, asked: asked)
         for (report, specs) in finished {
             reports.append(report)
             // What each session called, added up (a file may load its own description).
-            for state in specs {
+            for (state, called) in specs {
                 if coverage == nil { coverage = LoadedSpec(description: state.description, source: state.source) }
                 if coverage?.description.title == state.description.title {
-                    for (operation, statuses) in state.coverage {
-                        coverage?.coverage[operation, default: []].formUnion(statuses)
-                    }
+                    calls.merge(called) { $0.union($1) }
                 }
             }
         }
@@ -189,7 +188,7 @@ public struct ReplayRunner: Sendable {
         output.write(renderer.summary(summary))
         if options.coverage {
             if let coverage {
-                let listing = Output.listing(SpecCommand.coverage(coverage))
+                let listing = Output.listing(SpecCommand.coverage(coverage, calls: calls))
                 output.write(
                     options.format == .json
                         ? JSONOutputRenderer(redactor: Redactor()).render(listing)
@@ -206,7 +205,10 @@ public struct ReplayRunner: Sendable {
     }
 
     /// A file's report and the descriptions its session used (for coverage).
-    typealias Finished = (report: FileReport, specs: [LoadedSpec])
+    typealias Finished = (report: FileReport, specs: [(spec: LoadedSpec, calls: [String: Set<Int>])])
+
+    /// The description `--spec` gave, loaded once, with what its structure check found.
+    typealias Given = (spec: LoadedSpec, findings: StructureFindings?)
 
     /// Runs the plans, ``Options/jobs`` at once, and returns their reports in file order.
     ///
@@ -214,13 +216,13 @@ public struct ReplayRunner: Sendable {
     /// printed whole once it and every file before it are done: the output is the same as one
     /// job's, only sooner, and never interleaved.
     private func runPlans(
-        _ plans: [Plan], loadedSpec: LoadedSpec?, asked: [(name: String, value: String)]
+        _ plans: [Plan], given: Given?, asked: [(name: String, value: String)]
     ) async
         -> [Finished]
     {
         guard options.jobs > 1, plans.count > 1 else {
             var finished: [Finished] = []
-            for plan in plans { finished.append(await runPlan(plan, loadedSpec: loadedSpec, asked: asked)) }
+            for plan in plans { finished.append(await runPlan(plan, given: given, asked: asked)) }
             return finished
         }
         return await withTaskGroup(of: (Int, Finished, BufferedConsole).self) { group in
@@ -232,7 +234,7 @@ public struct ReplayRunner: Sendable {
                 let buffer = BufferedConsole()
                 let runner = ReplayRunner(options: options, output: buffer, prompter: prompter)
                 group.addTask {
-                    (index, await runner.runPlan(plans[index], loadedSpec: loadedSpec, asked: asked), buffer)
+                    (index, await runner.runPlan(plans[index], given: given, asked: asked), buffer)
                 }
             }
             for _ in 0..<min(options.jobs, plans.count) { start() }
@@ -252,7 +254,7 @@ public struct ReplayRunner: Sendable {
 
     /// Runs one file in a fresh session (or reports it skipped, when the run is stopping).
     private func runPlan(
-        _ plan: Plan, loadedSpec: LoadedSpec?, asked: [(name: String, value: String)]
+        _ plan: Plan, given: Given?, asked: [(name: String, value: String)]
     ) async
         -> Finished
     {
@@ -267,10 +269,10 @@ public struct ReplayRunner: Sendable {
             return (report, [])
         }
         let executor = Executor(options: plan.executor)
-        if let loadedSpec { await executor.adopt(loadedSpec) }
+        if let given { await executor.adopt(given.spec, findings: given.findings) }
         let report = await run(plan, executor: executor, asked: asked)
         if options.failFast, !report.passed { options.stop.stop(.failFast(file: plan.file.path)) }
-        return (report, await executor.session.specs)
+        return (report, await executor.specCoverage())
     }
 
     /// Why the run is to stop now, if it is: `--fail-fast`, `--max-time`, a signal — or a

@@ -1,12 +1,13 @@
 import FathomHTTP
 import Foundation
 
-/// Everything a session holds: the draft, the APIs it talks to (each with what its requests
-/// get), variables, environments, client settings and the responses so far. The executor reads
-/// and changes it; nothing else does.
+/// What a line may change: the draft, the APIs the session talks to (each with what its
+/// requests get), variables, environments and client settings. The executor reads and changes
+/// it; nothing else does. What has happened — exchanges, the log, coverage — is the
+/// ``SessionRecord``, apart.
 ///
-/// A value: the executor keeps a copy before each line and puts it back when the line fails, so
-/// a failed line changes nothing (``Executor/run(_:text:location:)``).
+/// A value: the executor keeps a copy before each line and puts it back whole when the line
+/// fails, so a failed line changes nothing (``Executor/run(_:text:location:)``).
 struct Session: Equatable, Sendable {
     var draft = Draft()
     /// The APIs, in the order the session met them (see ``API``).
@@ -23,23 +24,13 @@ struct Session: Equatable, Sendable {
     /// Values from a `.env` file: secrets are looked up here after the process environment.
     var dotEnv: [String: String] = [:]
     var settings = ClientSettings()
-    var responses = ResponseHistory()
     /// JSONPaths left out when responses are compared (`volatile`).
     var volatile: [String] = []
     /// Whether responses are kept for `save` to write as a recording (`record on`).
     var recording = false
-    /// The lines that built the session, for `save`.
-    var log = SessionLog()
-    /// Whether the last line that meant to send a request got a response: `expect` and `let`
-    /// refuse to read an older response as if it were that request's.
-    var lastRequestAnswered = true
-    /// Whether that line opened a WebSocket: `expect message` reads it, `expect status` cannot.
-    var lastRequestOpenedWebSocket = false
     /// A description given from outside the session's lines (`fathom replay --spec`): it belongs
     /// to the first API a `base` line names.
     var givenSpec: LoadedSpec?
-    /// Origins no API claims that the session has sent to and said so about, once each.
-    var originsNoticed: Set<Origin> = []
 
     init(variables: Variables = Variables()) {
         self.variables = variables
