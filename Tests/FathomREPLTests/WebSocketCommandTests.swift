@@ -58,10 +58,40 @@ import Testing
                 "expect message",
             ])
         #expect(results.map(\.outcome) == [.succeeded, .succeeded, .succeeded, .failed, .failed, .succeeded])
-        #expect(texts(results[3]).contains("the last request opened a WebSocket, which has messages, not a response"))
+        #expect(texts(results[3]).contains("the last entry is the WebSocket conversation #2, not a response"))
+        #expect(texts(results[4]).contains("$.id matches nothing in #2"), "the conversation is read, not #1")
         // An earlier response, named, is read as ever.
         #expect(await run(executor, ["let id = $.id #1"]).map(\.outcome) == [.succeeded])
         await executor.endWebSocket()
+        await server.stop()
+    }
+
+    /// A conversation is an exchange in the history: `inspect`, `let` and `show` read its
+    /// messages each way, by number or as the last entry.
+    @Test func aConversationsMessagesAreInspectableAndCapturable() async throws {
+        let server = try await DemoAPI.start()
+        let executor = executor()
+        let results = await run(
+            executor,
+            [
+                "base \(server.baseURL)", "get /users/1", "ws /ws", #"expect message $.type == "welcome""#,
+                #"send {"n": 7}"#, "expect message $.data.n == 7",
+                "let echoed = $.messages[-1].data.data.n", "inspect $.messages[0]",
+                #"let sentN = "$.messages[?@.from == 'client'].data.n" #2"#,
+                "show #2",
+            ])
+        #expect(results.map(\.outcome).allSatisfy { $0 == .succeeded }, "\(results.map(texts))")
+        #expect(texts(results[2]).contains("open · #2 ·"))
+        #expect(await executor.session.variables["echoed"] == "7")
+        #expect(await executor.session.variables["sentN"] == "7")
+        #expect(texts(results[7]).contains("\"from\": \"server\""), "the greeting: \(texts(results[7]))")
+        #expect(texts(results[9]).contains("\"sent\": 1") && texts(results[9]).contains("\"closed\": null"))
+        // Still there once it has closed, with how it ended.
+        _ = await executor.run("close")
+        #expect(
+            await executor.run("inspect #2 $.closed.by").outputs.map { texts(CommandResult(.succeeded, [$0])) }
+                .joined().contains("client"))
+        #expect(await executor.run("expect status 200").outcome == .failed)
         await server.stop()
     }
 

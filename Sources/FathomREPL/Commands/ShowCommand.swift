@@ -78,6 +78,11 @@ struct ShowCommand: SingleCommand {
             if file == nil, let batch = executor.record.responses.batch(number) {
                 return .shows(.batch(batch.summary))
             }
+            if file == nil, let conversation = executor.record.responses.conversation(number) {
+                // Its messages each way, as `inspect #N $` reads them.
+                let (number, nodes) = try executor.query("$", number: conversation.number)
+                return .shows(.inspection(Inspection(number: number, expression: "$", nodes: nodes, showPaths: false)))
+            }
             let entry = try executor.record.responses.entry(number)
             guard let file else { return .shows(.response(executor.responseOutput(entry))) }
             let path = executor.resolvePath(try executor.session.variables.expand(file))

@@ -427,6 +427,10 @@ extension Executor {
         if let batch = record.responses.batch(number) {
             return (batch.number, try JSONPath(try session.variables.expand(expression)).query(batch.summary.json))
         }
+        if let conversation = record.responses.conversation(number) {
+            let document = conversation.conversation.document()
+            return (conversation.number, try JSONPath(try session.variables.expand(expression)).query(document))
+        }
         let entry = try record.responses.entry(number)
         return (entry.number, try query(expression, in: entry))
     }
@@ -449,12 +453,8 @@ extension Executor {
     /// `expect` and `let` read the last response: after a request that got none, that would be
     /// an older request's.
     func checkLastRequestAnswered() throws {
-        guard !record.lastRequestAnswered else { return }
-        if record.lastRequestOpenedWebSocket {
-            throw CommandError(
-                "the last request opened a WebSocket, which has messages, not a response",
-                hint: "`expect message …` waits for one; name an earlier response with #N")
-        }
+        // A WebSocket's conversation is the last exchange: what reads it says what it can read.
+        guard !record.lastRequestAnswered, !record.lastRequestOpenedWebSocket else { return }
         throw CommandError(
             "the last request got no response", hint: "send it again, or name an earlier response: let NAME = EXPR #N")
     }

@@ -38,6 +38,8 @@ extension Executor {
         let shown = redactor.redact(connection.url.description)
         let open = OpenWebSocket(connection: connection, shownURL: shown)
         webSocket = open
+        // An exchange like a response: `inspect`, `let` and `show` read its messages by number.
+        let number = record.responses.appendConversation(open)
         snapshot.setWebSocket(shown)
         let background = self.background
         let snapshot = self.snapshot
@@ -51,7 +53,7 @@ extension Executor {
                 background.send(.webSocket(output))
             },
             ended: { snapshot.setWebSocket(nil) })
-        return CommandResult(.succeeded, [.webSocket(WebSocketOutput(kind: .opened(url: shown)))])
+        return CommandResult(.succeeded, [.webSocket(WebSocketOutput(kind: .opened(url: shown, number: number)))])
     }
 
     /// Sends a message on the open WebSocket.
@@ -69,7 +71,7 @@ extension Executor {
             message = String(validating: data, as: UTF8.self).map { .text($0) } ?? .binary(data)
         }
         try await open.connection.send(message)
-        open.countSent()
+        open.countSent(message)
         return CommandResult(.succeeded, [.webSocket(WebSocketOutput(kind: .sent(message)))])
     }
 

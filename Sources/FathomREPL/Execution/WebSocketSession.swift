@@ -6,8 +6,8 @@ import Synchronization
 /// What a WebSocket conversation shows: its opening, each message each way, and its end.
 struct WebSocketOutput: Sendable {
     enum Kind: Sendable {
-        /// Opened: the URL (masked) it went to.
-        case opened(url: String)
+        /// Opened: the URL (masked) it went to, and the conversation's number in the history.
+        case opened(url: String, number: Int)
         /// A message from the server, its number in the conversation (from 1) and when it came.
         case received(WebSocketMessage, number: Int, at: Duration)
         /// A message sent, as it went (variables expanded).
@@ -52,6 +52,8 @@ final class OpenWebSocket: Sendable {
     let shownURL: String
 
     private struct State {
+        /// Every message each way, in order (bounded as `received` is): what `inspect` reads.
+        var transcript: [(received: Int?, message: WebSocketMessage, at: Duration?)] = []
         var received: [WebSocketMessage] = []
         /// How many messages were dropped from the front of `received`.
         var dropped = 0
@@ -60,6 +62,14 @@ final class OpenWebSocket: Sendable {
         var sent = 0
         var closed: WebSocketClose?
         var waiters: [UUID: CheckedContinuation<Void, Never>] = [:]
+
+        /// Keeps a message in the transcript: `received` is its number when it came from the server.
+        mutating func keep(received: Int?, _ message: WebSocketMessage, at: Duration?) {
+            transcript.append((received, message, at))
+            if transcript.count >= 2 * OpenWebSocket.keptLimit {
+                transcript.removeFirst(OpenWebSocket.keptLimit)
+            }
+        }
     }
 
     private let state = Mutex(State())
@@ -78,6 +88,7 @@ final class OpenWebSocket: Sendable {
                 case .message(let message, let at):
                     let (number, waiters) = state.withLock { state in
                         state.received.append(message)
+                        state.keep(received: state.dropped + state.received.count, message, at: at)
                         if state.received.count >= 2 * Self.keptLimit {
                             state.received.removeFirst(Self.keptLimit)
                             state.dropped += Self.keptLimit
@@ -103,9 +114,54 @@ final class OpenWebSocket: Sendable {
         }
     }
 
-    /// Counts a message sent.
-    func countSent() {
-        state.withLock { $0.sent += 1 }
+    /// Counts a message sent, and keeps it in the transcript.
+    func countSent(_ message: WebSocketMessage) {
+        state.withLock {
+            $0.sent += 1
+            $0.keep(received: nil, message, at: nil)
+        }
+    }
+
+    /// The conversation as `inspect`, `let` and `show` read it: `url`, `messages` (each way, in
+    /// order: `from` `server` or `client`, `data` as `expect message` reads it, `n` and `ms` for
+    /// one received), `received`, `sent`, and `closed` (`code`, `reason`, `by`) once it has ended.
+    /// The oldest messages go past ``keptLimit`` twice over, as for `expect message`.
+    func document() -> JSON {
+        let (transcript, counts) = state.withLock { state in
+            (state.transcript, (state.dropped + state.received.count, state.sent))
+        }
+        let messages = transcript.map { entry -> JSON in
+            var members = [JSON.Member(key: "from", value: .string(entry.received == nil ? "client" : "server"))]
+            if let number = entry.received {
+                members.append(JSON.Member(key: "n", value: .number(String(number))))
+            }
+            if let at = entry.at {
+                members.append(JSON.Member(key: "ms", value: .number(String(Int(at / .milliseconds(1))))))
+            }
+            members.append(JSON.Member(key: "data", value: WebSocketOutput.document(of: entry.message)))
+            return .object(members)
+        }
+        var closed = JSON.null
+        if let close = self.closed {
+            var members: [JSON.Member] = []
+            if let code = close.code { members.append(JSON.Member(key: "code", value: .number(String(code)))) }
+            if let reason = close.reason { members.append(JSON.Member(key: "reason", value: .string(reason))) }
+            let by =
+                switch close.initiator {
+                case .client: "client"
+                case .server: "server"
+                case .dropped: "dropped"
+                }
+            members.append(JSON.Member(key: "by", value: .string(by)))
+            closed = .object(members)
+        }
+        return .object([
+            JSON.Member(key: "url", value: .string(shownURL)),
+            JSON.Member(key: "messages", value: .array(messages)),
+            JSON.Member(key: "received", value: .number(String(counts.0))),
+            JSON.Member(key: "sent", value: .number(String(counts.1))),
+            JSON.Member(key: "closed", value: closed),
+        ])
     }
 
     /// How it ended, or `nil` while it is open: as soon as the connection knows, before its

@@ -566,8 +566,11 @@ struct JSONOutputRenderer: Sendable {
             }
         }
         switch output.kind {
-        case .opened(let url):
-            members += [member("event", "open"), member("url", url)]
+        case .opened(let url, let number):
+            members += [
+                member("event", "open"), member("url", url),
+                JSON.Member(key: "number", value: .number(String(number))),
+            ]
         case .received(let received, let number, let at):
             members += [
                 member("event", "message"), JSON.Member(key: "n", value: .number(String(number))),

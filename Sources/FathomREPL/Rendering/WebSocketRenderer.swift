@@ -21,10 +21,10 @@ struct WebSocketRenderer {
     /// The text, and whether it goes to standard error (a connection that dropped).
     func render(_ output: WebSocketOutput) -> (text: String, error: Bool) {
         switch output.kind {
-        case .opened(let url):
+        case .opened(let url, let number):
             return (
                 palette.cyan("⇄ ") + TerminalText.visible(url) + " open"
-                    + palette.dim(" · send TEXT|JSON|@FILE, ping, close [CODE]; Ctrl-D closes"), false
+                    + palette.dim(" · #\(number) · send TEXT|JSON|@FILE, ping, close [CODE]; Ctrl-D closes"), false
             )
         case .received(let message, let number, let at):
             let label = palette.bold("← \(number)") + palette.dim(" · +" + at.shortDescription)

@@ -190,7 +190,7 @@ struct FileRun {
             current?.time = batch.elapsed
         }
         for case .webSocket(let output) in result.outputs {
-            if case .opened(let url) = output.kind { current?.sent = "WS \(url)" }
+            if case .opened(let url, _) = output.kind { current?.sent = "WS \(url)" }
         }
         for case .response(let response) in result.outputs {
             current?.sent = "\(response.response.request.method) \(response.shownPath)"

@@ -17,13 +17,23 @@ struct ResponseHistory: Equatable, Sendable {
         let summary: BatchSummary
     }
 
+    /// A WebSocket conversation (`ws`): numbered as responses are; its messages are read from
+    /// the connection's transcript, live while it is open.
+    struct ConversationEntry: Sendable {
+        let number: Int
+        let conversation: OpenWebSocket
+    }
+
     /// Batches kept: their summaries are small, their responses are not kept at all.
     static let maxBatches = 20
+    /// Conversations kept (each keeps at most twice ``OpenWebSocket/keptLimit`` messages).
+    static let maxConversations = 10
 
     let maxCount: Int
     let maxBytes: Int
     private(set) var entries: [Entry] = []
     private(set) var batches: [BatchEntry] = []
+    private(set) var conversations: [ConversationEntry] = []
     private(set) var lastNumber = 0
     private var bytes = 0
 
@@ -54,12 +64,28 @@ struct ResponseHistory: Equatable, Sendable {
         return summary
     }
 
+    /// Keeps a WebSocket conversation and returns its number.
+    mutating func appendConversation(_ conversation: OpenWebSocket) -> Int {
+        lastNumber += 1
+        conversations.append(ConversationEntry(number: lastNumber, conversation: conversation))
+        if conversations.count > Self.maxConversations { conversations.removeFirst() }
+        return lastNumber
+    }
+
+    /// The conversation numbered `number`, or the last entry when `nil` if it is one.
+    func conversation(_ number: Int?) -> ConversationEntry? {
+        guard let last = conversations.last else { return nil }
+        guard let number else { return last.number == lastNumber ? last : nil }
+        return conversations.first { $0.number == number }
+    }
+
     var last: Entry? { entries.last }
 
     /// Histories are the same when they hold the same numbers (a number is never given twice).
     static func == (a: ResponseHistory, b: ResponseHistory) -> Bool {
         a.lastNumber == b.lastNumber && a.entries.map(\.number) == b.entries.map(\.number)
             && a.batches.map(\.number) == b.batches.map(\.number)
+            && a.conversations.map(\.number) == b.conversations.map(\.number)
     }
 
     /// The batch numbered `number`, or the last entry when `nil` if it is a batch; `nil` when
@@ -79,6 +105,13 @@ struct ResponseHistory: Equatable, Sendable {
                     ? "the last entry is batch #\(batch.number) (\(requests)), not one response"
                     : "#\(batch.number) is a batch of \(requests), not one response",
                 hint: "`expect batch p99 < 200ms` checks it; `inspect #\(batch.number) $.latency` reads its summary")
+        }
+        if let conversation = conversation(number) {
+            let what = number == nil ? "the last entry is" : "#\(conversation.number) is"
+            throw CommandError(
+                "\(what) the WebSocket conversation #\(conversation.number), not a response",
+                hint:
+                    "`expect message …` waits for a message; `inspect #\(conversation.number) $.messages` reads them")
         }
         guard let number else {
             guard let last = entries.last else {
