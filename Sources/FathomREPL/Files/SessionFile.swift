@@ -22,12 +22,15 @@ struct SessionFile: Sendable {
         var line: Int?
         var column: Int?
         var message: String
+        /// What to do about it, apart from what is wrong: renderers join them, replay's report
+        /// shows it as its own field.
+        var hint: String? = nil
 
         var description: String {
             var location = path
             if let line { location += ":\(line)" }
             if let column { location += ":\(column)" }
-            return "\(location): \(message)"
+            return "\(location): \(message)" + (hint.map { " — \($0)" } ?? "")
         }
     }
 
@@ -77,9 +80,8 @@ struct SessionFile: Sendable {
                 command = try CommandParser.parse(entry)
             } catch {
                 let (lineOffset, column) = position(of: error.column, in: entry)
-                var message = error.message
-                if let hint = error.hint { message += " — \(hint)" }
-                throw Problem(path: path, line: start + lineOffset, column: column, message: message)
+                throw Problem(
+                    path: path, line: start + lineOffset, column: column, message: error.message, hint: error.hint)
             }
             if let command {
                 entries.append(Entry(line: start, text: entry, command: command, name: name))

@@ -362,6 +362,7 @@ struct JSONOutputRenderer: Sendable {
             ]
             if let line = problem.line { members.append(number("line", line)) }
             if let column = problem.column { members.append(number("column", column)) }
+            if let hint = problem.hint { members.append(string("hint", hint)) }
             return members
         case .other(let text): return [string("kind", "other"), string("reason", text)]
         }

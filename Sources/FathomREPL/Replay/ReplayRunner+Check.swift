@@ -43,11 +43,10 @@ extension ReplayRunner {
         } catch let unrunnable as Unrunnable {
             throw unrunnable
         } catch let problem as SessionFile.Problem {
-            let parts = problem.message.components(separatedBy: " — ")
             throw Unrunnable(problems: [
                 ReplayProblem(
-                    file: problem.path, line: problem.line, column: problem.column, reason: parts[0],
-                    hint: parts.count > 1 ? parts.dropFirst().joined(separator: " — ") : nil)
+                    file: problem.path, line: problem.line, column: problem.column, reason: problem.message,
+                    hint: problem.hint)
             ])
         } catch let error as CommandError {
             throw Unrunnable(problems: [ReplayProblem(file: path, reason: error.message, hint: error.hint)])
