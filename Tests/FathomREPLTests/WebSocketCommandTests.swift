@@ -42,7 +42,7 @@ import Testing
         #expect(texts(results[4]) == "→ {\"n\": 7}\n")
         #expect(texts(results[9]).contains("⇄ closed · 4000 · \"finished\""))
         #expect(await executor.webSocket?.closed?.initiator == .client)
-        #expect(executor.snapshot.current.webSocket == nil)
+        #expect(executor.feeds.snapshot.current.webSocket == nil)
         await server.stop()
     }
 
@@ -123,7 +123,7 @@ import Testing
         )
         #expect(texts(results[2]).contains("no WebSocket is open"))
         #expect(await executor.webSocket == nil)
-        #expect(executor.snapshot.current.webSocket == nil)
+        #expect(executor.feeds.snapshot.current.webSocket == nil)
         // And nothing of it is kept for `save`.
         #expect(await executor.record.log.lines.map(\.command.line) == ["base \(server.baseURL)"])
         await server.stop()
@@ -133,7 +133,7 @@ import Testing
         let server = try await DemoAPI.start()
         let executor = executor()
         let shown = OutputsSeen()
-        executor.background.listen { shown.append($0) }
+        executor.feeds.background.listen { shown.append($0) }
         var results = await run(
             executor, ["base \(server.baseURL)", "ws /ws", #"send {"type": "close", "code": 4001, "reason": "bye"}"#])
         #expect(results.map(\.outcome) == [.succeeded, .succeeded, .succeeded])
@@ -153,7 +153,7 @@ import Testing
         // The session goes on.
         let after = await run(executor, ["get /users/1", "expect status 200"])
         #expect(after.map(\.outcome) == [.succeeded, .succeeded])
-        executor.background.listen(nil)
+        executor.feeds.background.listen(nil)
         await server.stop()
     }
 

@@ -26,8 +26,8 @@ extension Executor {
         clients.connectionsWanted = max(clients.connectionsWanted, plan.maxConcurrent)
         let client = try await client(for: outgoing.scope)
         var tally = BatchTally(volatile: session.volatile.compactMap { try? JSONPath($0) })
-        progress.start(total: plan.count)
-        defer { progress.finish() }
+        feeds.progress.start(total: plan.count)
+        defer { feeds.progress.finish() }
         let start = ContinuousClock.now
         let end = await client.send(plan) { index in
             guard index > 0, perRequest else { return outgoing.request }
@@ -41,7 +41,7 @@ extension Executor {
             return next.request
         } handle: { done in
             tally.add(done)
-            progress.update(done: tally.completed, errors: tally.errorCount)
+            feeds.progress.update(done: tally.completed, errors: tally.errorCount)
         }
         let elapsed = ContinuousClock.now - start
         // Read before the history is appended to: the summary is made inside that access.

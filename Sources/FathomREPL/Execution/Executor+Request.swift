@@ -18,7 +18,7 @@ extension Executor {
         let stream = StreamReader(
             all: session.settings.streamAll, limit: session.settings.streamLimit,
             showHeaders: session.settings.showHeaders,
-            live: live, itemCheck: itemCheck(outgoing))
+            live: feeds.live, itemCheck: itemCheck(outgoing))
         let response = try await StreamWatch.$current.withValue(stream.watch) {
             try await client.send(outgoing.request)
         }
@@ -441,12 +441,12 @@ extension Executor {
 
     /// A response's body as JSON, parsed once however many lines read it (numbers never repeat).
     func json(of entry: ResponseHistory.Entry) throws -> JSON {
-        if let parsedBody, parsedBody.number == entry.number { return parsedBody.json }
+        if let parsed = record.parsedBody, parsed.number == entry.number { return parsed.json }
         // A stream is read as the array of its events.
         let json =
             try StreamDocument.json(of: entry.response)
             ?? ExpectationEvaluator.json(entry.response, number: entry.number)
-        parsedBody = (entry.number, json)
+        record.parsedBody = (entry.number, json)
         return json
     }
 

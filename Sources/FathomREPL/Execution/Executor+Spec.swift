@@ -120,7 +120,7 @@ extension Executor {
         let filed = (session.specs + [session.givenSpec].compactMap { $0 }).first { $0.id == id }
         // A description the session no longer has (a line that failed, `spec off`) says nothing.
         guard let filed, let first = problems.first else { return }
-        notices.append(
+        feeds.notice(
             .event(.structureProblems(title: filed.description.title, count: problems.count, first: first)))
     }
 
@@ -132,8 +132,7 @@ extension Executor {
 
     /// What arrived while lines ran (a structure check's findings), once.
     func takeNotices() -> [Output] {
-        defer { notices = [] }
-        return notices
+        feeds.takeNotices()
     }
 
     /// The client a description at `url` is fetched with: its API's, when the session has an

@@ -37,12 +37,11 @@ extension Executor {
         recordCoverage(method: .get, url: request.url, status: 101)
         let shown = redactor.redact(connection.url.description)
         let open = OpenWebSocket(connection: connection, shownURL: shown)
-        webSocket = open
         // An exchange like a response: `inspect`, `let` and `show` read its messages by number.
         let number = record.responses.appendConversation(open)
-        snapshot.setWebSocket(shown)
-        let background = self.background
-        let snapshot = self.snapshot
+        feeds.snapshot.setWebSocket(shown)
+        let background = feeds.background
+        let snapshot = feeds.snapshot
         open.pump(
             show: { output in
                 // What this side closed is the `close` line's own output; Fathom failing the
@@ -86,7 +85,7 @@ extension Executor {
     func closeWebSocket(code: Int, reason: String?) async throws -> CommandResult {
         let open = try openWebSocketOrThrow()
         let close = await open.connection.close(code: code, reason: reason)
-        snapshot.setWebSocket(nil)
+        feeds.snapshot.setWebSocket(nil)
         let output = WebSocketOutput(kind: .closed(close, url: open.shownURL, received: open.counts.received))
         return CommandResult(close.initiator == .dropped ? .failed : .succeeded, [.webSocket(output)])
     }
@@ -96,7 +95,7 @@ extension Executor {
     public func endWebSocket() async {
         guard let open = webSocket, open.closed == nil else { return }
         await open.connection.close()
-        snapshot.setWebSocket(nil)
+        feeds.snapshot.setWebSocket(nil)
     }
 
     /// `expect message …`: waits for a message that matches, from the one after the last matched.

@@ -68,30 +68,17 @@ public actor Executor {
     var record = SessionRecord()
     /// Knows every secret of the session; the renderers mask with it, and so does the client's wire log.
     nonisolated let redactor = Redactor()
+    /// What the loop hears outside a line's result: live and background outputs, notices, a
+    /// batch's progress, the prompt's feeds.snapshot.
+    nonisolated let feeds = Feeds()
     let cookieJar = CookieJar()
-    /// How far a running batch has come, for the terminal's notice.
-    nonisolated let progress = LineProgress()
-    /// Where a stream's head and events go as they arrive, when the loop listens.
-    nonisolated let live = LiveOutputs()
-    /// Where what arrives between lines goes (a WebSocket's messages), when the loop listens:
-    /// at the prompt, printed above the line being edited.
-    nonisolated let background = LiveOutputs()
-    /// The WebSocket open now (`ws`): outside the session, which a failed line puts back.
-    var webSocket: OpenWebSocket?
-    /// What the prompt and completion read, from the line editor's thread.
-    nonisolated let snapshot = SessionSnapshot()
     var clients = ClientCache()
-    /// The last response body parsed as JSON, by response number: several `expect`/`let` lines
-    /// after one request parse it once.
-    var parsedBody: (number: Int, json: JSON)?
     /// Variables given from outside (``define(_:_:)``): a `replay` at the prompt passes them on.
     var externalVariables: [(name: String, value: String)] = []
     /// Whether the wire log could be written.
     let wireLogHealth = WireLogHealth()
     /// Structure checks still running, by the load they check (``startStructureCheck(_:)``).
     var structureChecks: [UUID: Task<([DescriptionProblem], Set<String>), Never>] = [:]
-    /// What arrived while lines ran, for the loop to print before its next prompt.
-    var notices: [Output] = []
     /// A line run inside another changed the draft: its typed secrets are registered when the
     /// outer line ends.
     var draftChanged = false
@@ -106,16 +93,16 @@ public actor Executor {
             let (values, problem) = DotEnv.load(path)
             session.dotEnv = values
             // Said before the first prompt (or at a script's end), and the session goes on.
-            if let problem { notices.append(.failure(Failure(.other(problem)))) }
+            if let problem { feeds.notice(.failure(Failure(.other(problem)))) }
             session.variables.environment.merge(session.dotEnv) { process, _ in process }
         }
-        snapshot.update(from: session, spec: nil, redactor: redactor)
+        feeds.snapshot.update(from: session, spec: nil, redactor: redactor)
     }
 
     /// Brings what the line editor reads up to date with the session.
     func refreshSnapshot() {
         let spec = specAPIIndex().flatMap { session.apis[$0].spec?.description } ?? session.givenSpec?.description
-        snapshot.update(from: session, spec: spec, redactor: redactor)
+        feeds.snapshot.update(from: session, spec: spec, redactor: redactor)
     }
 
     /// Runs one entry (a line, or several gathered by ``LineAssembler``).
@@ -246,7 +233,7 @@ public actor Executor {
             let paths = PathHarvester.paths(in: response, base: baseURL()) {
                 PathHarvester.harvests(response) ? try? self.json(of: entry) : nil
             }
-            snapshot.remember(paths: [response.request.url.path] + paths, redactor: redactor)
+            feeds.snapshot.remember(paths: [response.request.url.path] + paths, redactor: redactor)
         }
     }
 
@@ -287,6 +274,9 @@ public actor Executor {
 }
 
 extension Executor {
+    /// The WebSocket of the last conversation (`ws`): at most one is open, and it is the last.
+    var webSocket: OpenWebSocket? { record.responses.conversations.last?.conversation }
+
     /// The JSONPaths `volatile` marked: left out when responses are compared.
     var volatileFields: [String] { session.volatile }
 }

@@ -1,3 +1,4 @@
+import FathomJSON
 import FathomOpenAPI
 import Foundation
 
@@ -26,6 +27,9 @@ struct SessionRecord: Sendable {
     var lastRequestAnswered = true
     /// Whether that line opened a WebSocket: `expect message` reads it, `expect status` cannot.
     var lastRequestOpenedWebSocket = false
+    /// The last response body parsed as JSON, by response number: several `expect`/`let` lines
+    /// after one request parse it once (numbers never repeat, so it never goes stale).
+    var parsedBody: (number: Int, json: JSON)?
 
     /// Adds a line that ran to the log.
     mutating func log(_ command: any Command, kind: SessionLog.Kind, summary: String?, recorded: RecordedResponse?) {

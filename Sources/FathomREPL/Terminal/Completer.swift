@@ -220,7 +220,7 @@ extension Executor {
     /// directly.
     @_spi(Fathom) public func completions(for line: String) -> [String] {
         refreshSnapshot()
-        return Completer(values: snapshot.current, listFiles: { _ in [] }).complete(line).candidates
+        return Completer(values: feeds.snapshot.current, listFiles: { _ in [] }).complete(line).candidates
     }
 
     /// Runs one line as the prompt would, for benchmarks and tools (its outputs are not printed).
@@ -228,6 +228,6 @@ extension Executor {
 
     /// The same without bringing the snapshot up to date: the cost of one Tab.
     @_spi(Fathom) public nonisolated func completionsFromSnapshot(for line: String) -> [String] {
-        Completer(values: snapshot.current, listFiles: { _ in [] }).complete(line).candidates
+        Completer(values: feeds.snapshot.current, listFiles: { _ in [] }).complete(line).candidates
     }
 }

@@ -34,7 +34,7 @@ public final class REPL: Sendable {
         let reader: any LineReader =
             switch input {
             case .arguments(let lines): ArgumentLineReader(lines)
-            case .terminal: EditLineReader(snapshot: executor.snapshot, history: history.all)
+            case .terminal: EditLineReader(snapshot: executor.feeds.snapshot, history: history.all)
             case .standardInput: PlainLineReader()
             }
         self.init(
@@ -118,21 +118,21 @@ public final class REPL: Sendable {
         var lineNumber = 0
         var entryStart = 1
         // A WebSocket's messages print as they arrive: above the line being edited at the prompt.
-        let (reader, printer, palette, snapshot) = (self.reader, self.printer, self.palette, executor.snapshot)
+        let (reader, printer, palette, snapshot) = (self.reader, self.printer, self.palette, executor.feeds.snapshot)
         let gate = self.gate
-        executor.background.listen { output in
+        executor.feeds.background.listen { output in
             guard !gate.hold(output) else { return }
             reader.interject(prompt: PromptRenderer(palette: palette).prompt(snapshot.current)) {
                 printer.print([output], pager: .off)
             }
         }
-        defer { executor.background.listen(nil) }
+        defer { executor.feeds.background.listen(nil) }
         while true {
             // What arrived meanwhile (a structure check's findings), before the next prompt.
             printer.print(await executor.takeNotices())
             let prompt = assembler.isContinuing ? palette.dim("… ") : prompt()
             guard let input = await reader.readLine(prompt: prompt) else {
-                if interactive, !assembler.isContinuing, executor.snapshot.current.webSocket != nil {
+                if interactive, !assembler.isContinuing, executor.feeds.snapshot.current.webSocket != nil {
                     // Ctrl-D on a WebSocket's prompt closes it and returns to the main prompt.
                     StandardStreams.write("\n", to: STDOUT_FILENO)
                     if await run(.success(CloseCommand()), text: "close", interrupts) == .failed { failures += 1 }
@@ -204,10 +204,10 @@ public final class REPL: Sendable {
     ) async -> Executor.Outcome {
         // At a terminal a slow line says how long it has run, and that Ctrl-C cancels it.
         let notice =
-            interactive ? SlowLineNotice(console: printer.console, palette: palette, progress: executor.progress) : nil
+            interactive ? SlowLineNotice(console: printer.console, palette: palette, progress: executor.feeds.progress) : nil
         // A stream's head and events print as they arrive, in place of the notice.
         let printer = self.printer
-        executor.live.listen { output in
+        executor.feeds.live.listen { output in
             notice?.finish()
             printer.print([output], pager: .off)
         }
@@ -222,7 +222,7 @@ public final class REPL: Sendable {
                 return .failure(failure)
             }
         }
-        executor.live.listen(nil)
+        executor.feeds.live.listen(nil)
         notice?.finish()
         printer.print(result.outputs, pager: await executor.pagerMode)
         if interactive { await executor.updateSnapshot(after: result) }
@@ -301,7 +301,7 @@ public final class REPL: Sendable {
 
     /// `GET 127.0.0.1:8080/users> `, with what the draft carries besides: `[2 headers, body]`.
     func prompt() -> String {
-        let values = executor.snapshot.current
+        let values = executor.feeds.snapshot.current
         return PromptRenderer(palette: palette).prompt(values)
     }
 }

@@ -273,7 +273,7 @@ import Testing
     @Test func completionKnowsTheDescription() async throws {
         let (executor, _, _) = try await Self.loaded()
         await executor.updateSnapshot(after: await executor.run("set id 3"))
-        let completer = Completer(values: executor.snapshot.current, listFiles: { _ in [] })
+        let completer = Completer(values: executor.feeds.snapshot.current, listFiles: { _ in [] })
         #expect(completer.complete("get /users/").candidates.contains("/users/{{id}}"))
         #expect(completer.complete("op getU").candidates == ["getUser "])
         #expect(Set(completer.complete("op get").candidates) == ["getUser ", "getAccount "])
