@@ -204,7 +204,8 @@ public final class REPL: Sendable {
     ) async -> Executor.Outcome {
         // At a terminal a slow line says how long it has run, and that Ctrl-C cancels it.
         let notice =
-            interactive ? SlowLineNotice(console: printer.console, palette: palette, progress: executor.feeds.progress) : nil
+            interactive
+            ? SlowLineNotice(console: printer.console, palette: palette, progress: executor.feeds.progress) : nil
         // A stream's head and events print as they arrive, in place of the notice.
         let printer = self.printer
         executor.feeds.live.listen { output in
