@@ -159,4 +159,31 @@ import Testing
         #expect(received == total)
         socket.cancel()
     }
+
+    /// `NetworkClient.webSocket` sends the upgrade through the interceptors: an authenticator's
+    /// credentials go with it, and after a `401` to the upgrade it authenticates once and the
+    /// upgrade is tried again.
+    @Test func theUpgradeGoesThroughTheClientsAuthenticator() async throws {
+        let server = try RogueWebSocketServer(.requiresToken("fresh-token-0123"))
+        defer { server.stop() }
+        let tokens = Locked(["stale-token-0123", "fresh-token-0123"])
+        let authenticator = ClosureAuthenticator(
+            authorize: { request in
+                request.headers.replace(.authorization, with: "Bearer " + tokens.withLock { $0[0] })
+            },
+            authenticate: { _ = tokens.withLock { $0.removeFirst() } })
+        let client = NetworkClient(interceptors: [.authenticator(authenticator)])
+        let socket = try await client.webSocket(NetworkRequest.get(server.url))
+        #expect(server.requests.count == 2, "refused once, then with the fresh token")
+        #expect(server.requests.last?.contains("Bearer fresh-token-0123") == true)
+        await socket.close()
+
+        // Without credentials that work, the refusal is the error, with its status.
+        let anonymous = NetworkClient()
+        await #expect {
+            _ = try await anonymous.webSocket(NetworkRequest.get(server.url))
+        } throws: { error in
+            "\(error)".contains("401")
+        }
+    }
 }

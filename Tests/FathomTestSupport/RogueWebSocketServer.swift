@@ -10,6 +10,9 @@ public final class RogueWebSocketServer: Sendable {
     public enum Misbehaviour: Sendable {
         /// Says hello, then reads and never answers the client's close frame.
         case neverAnswersClose
+        /// Answers the upgrade `401 Unauthorized` unless it carries `Authorization: Bearer TOKEN`,
+        /// then greets with "hello".
+        case requiresToken(String)
         /// Sends a text message whose bytes are not UTF-8.
         case invalidUTF8
         /// Sends a text message in a masked frame.
@@ -79,12 +82,20 @@ public final class RogueWebSocketServer: Sendable {
         var accept = Data(Insecure.SHA1.hash(data: Data((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8)))
             .base64EncodedString()
         if case .wrongAccept = misbehaviour { accept = "d3JvbmcgYWNjZXB0IGtleSE=" }
+        if case .requiresToken(let token) = misbehaviour,
+            !head.split(separator: "\r\n").contains(where: { $0.lowercased() == "authorization: bearer \(token)" })
+        {
+            _ = Sockets.send(
+                Data("HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8), on: connection
+            )
+            return
+        }
         var response = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         response += "Sec-WebSocket-Accept: \(accept)\r\n"
         if case .subprotocol(let name) = misbehaviour { response += "Sec-WebSocket-Protocol: \(name)\r\n" }
         guard Sockets.send(Data((response + "\r\n").utf8), on: connection) else { return }
         switch misbehaviour {
-        case .neverAnswersClose, .subprotocol, .wrongAccept:
+        case .neverAnswersClose, .subprotocol, .wrongAccept, .requiresToken:
             _ = Sockets.send(Self.frame(0x1, Data("hello".utf8)), on: connection)
         case .invalidUTF8:
             _ = Sockets.send(Self.frame(0x1, Data([0x68, 0xC3, 0x28])), on: connection)

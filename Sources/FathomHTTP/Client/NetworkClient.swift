@@ -102,13 +102,16 @@ public final class NetworkClient: Sendable {
     /// - Throws: ``NetworkError`` when no response arrives (bad request, connection, timeout,
     ///   cancellation, body too large).
     public func send(_ request: NetworkRequest) async throws(NetworkError) -> NetworkResponse<Data> {
-        let prepared: PreparedRequest
+        try await send(try prepared(request))
+    }
+
+    /// `request` against the base URL, its error masked.
+    func prepared(_ request: NetworkRequest) throws(NetworkError) -> PreparedRequest {
         do {
-            prepared = try request.prepared(baseURL: configuration.baseURL)
+            return try request.prepared(baseURL: configuration.baseURL)
         } catch {
             throw redacted(error)
         }
-        return try await send(prepared)
     }
 
     /// Sends a request that is already prepared.

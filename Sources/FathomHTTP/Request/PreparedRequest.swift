@@ -21,6 +21,10 @@ public struct PreparedRequest: Hashable, Sendable {
     /// API-key authenticators add theirs, and ``NetworkClient`` adds every header whose name or value its ``Redactor``
     /// knows as secret.
     public var credentialHeaders: Set<NetworkHeaders.Name> = []
+    /// Who watches the response's body as it arrives (``NetworkClient/streamed(_:)``): carried
+    /// with the request through the interceptors to the transport, which hands it each chunk.
+    /// Not part of the request's identity.
+    @_spi(Fathom) public var watch: StreamWatch?
 
     /// A request ready to send.
     public init(
@@ -32,6 +36,22 @@ public struct PreparedRequest: Hashable, Sendable {
         self.headers = headers
         self.body = body
         self.timeout = timeout
+    }
+
+    /// Requests are equal when they would put the same bytes on the wire (the watch aside).
+    public static func == (a: PreparedRequest, b: PreparedRequest) -> Bool {
+        a.method == b.method && a.url == b.url && a.headers == b.headers && a.body == b.body && a.timeout == b.timeout
+            && a.credentialHeaders == b.credentialHeaders
+    }
+
+    /// Hashes what equality compares (the watch aside).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(method)
+        hasher.combine(url)
+        hasher.combine(headers)
+        hasher.combine(body)
+        hasher.combine(timeout)
+        hasher.combine(credentialHeaders)
     }
 }
 

@@ -44,7 +44,9 @@ extension NetworkClient {
             })
         let task = Task {
             do {
-                let response = try await StreamWatch.$current.withValue(watch) { try await self.send(request) }
+                var prepared = try self.prepared(request)
+                prepared.watch = watch
+                let response = try await self.send(prepared)
                 if head.deliver(response.status, response.headers) {
                     // Not streamed by the transport: the whole body, once.
                     chunkSink.yield(response.body)

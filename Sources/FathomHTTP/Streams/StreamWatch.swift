@@ -3,7 +3,7 @@ import Synchronization
 
 /// Watches a response's body as it arrives, for a caller that shows a stream while it lasts.
 ///
-/// Set as ``current`` around a send: the transport asks ``streams(_:_:)`` when the head arrives,
+/// Carried by the request (``PreparedRequest/watch``): the transport asks ``streams(_:_:)`` when the head arrives,
 /// and for a response the watch takes, hands it each chunk as it comes. The body is still
 /// collected (up to the transport's size limit), and the send returns when the stream ends — by
 /// the server, by ``chunk(_:)`` returning `false`, by the request's timeout or by cancellation —
@@ -24,9 +24,6 @@ import Synchronization
         /// The connection failed mid-stream.
         case failed(String)
     }
-
-    /// The watch in force for the sends of the running task.
-    @TaskLocal public static var current: StreamWatch?
 
     private let decide: @Sendable (HTTPStatus, NetworkHeaders) -> Bool
     private let receive: @Sendable (Data) -> Bool

@@ -170,7 +170,7 @@ public final class AsyncHTTPClientTransport: Transport {
             }
             let body: Data
             let status = HTTPStatus(code: code, reasonPhrase: response.status.reasonPhrase)
-            if let watch = StreamWatch.current,
+            if let watch = current.watch,
                 watch.streams(status, NetworkHeaders(response.headers.map { ($0.name, $0.value) }))
             {
                 body = await stream(response, to: watch, deadline: deadline)

@@ -256,6 +256,14 @@ public final class WebSocketConnection: Sendable {
     public static func open(
         _ url: String, configuration: Configuration = Configuration()
     ) async throws(NetworkError) -> WebSocketConnection {
+        try await open(url, configuration: configuration, refused: nil)
+    }
+
+    /// Opens as ``open(_:configuration:)`` does, and tells `refused` the status a server answered
+    /// the upgrade with instead of switching protocols.
+    static func open(
+        _ url: String, configuration: Configuration, refused: (@Sendable (Int) -> Void)?
+    ) async throws(NetworkError) -> WebSocketConnection {
         let target = try webSocketURL(url)
         let log = configuration.logger.map {
             WireLog(logger: $0, detail: configuration.logDetail, redactor: configuration.redactor)
@@ -296,6 +304,7 @@ public final class WebSocketConnection: Sendable {
             }
             if !channel.isActive { connection.ended(unfinishedBytes: nil) }
         } catch {
+            if case WebSocketOpening.Failure.notUpgraded(let status) = error { refused?(Int(status.code)) }
             let failure = map(error, url: target)
             log?.logFailure(method: .get, url: target, error: failure)
             throw failure

@@ -19,9 +19,9 @@ extension Executor {
             all: session.settings.streamAll, limit: session.settings.streamLimit,
             showHeaders: session.settings.showHeaders,
             live: feeds.live, itemCheck: itemCheck(outgoing))
-        let response = try await StreamWatch.$current.withValue(stream.watch) {
-            try await client.send(outgoing.request)
-        }
+        var request = outgoing.request
+        request.watch = stream.watch
+        let response = try await client.send(request)
         let number = record.responses.append(response)
         recordCoverage(response)
         var outputs = problems.map { Output.event(.requestWarning($0)) }
@@ -185,7 +185,7 @@ extension Executor {
         let auth = outgoing.scope.auth
         let before = Set(request.headers.map(\.name))
         // Fixed credentials need no network: the preview shows them (masked) as they will go.
-        try await authorize(&request, outgoing, fetchingTokens: false)
+        try await authorizeWithoutNetwork(&request, outgoing)
         let added = Set(request.headers.map(\.name)).subtracting(before)
         addCookies(to: &request)
         let draftNames = Set(draft.headers.map { NetworkHeaders.Name($0.name) })
@@ -204,16 +204,14 @@ extension Executor {
             api: outgoing.scope.state?.origin.description, origin: outgoing.scope.origin.description)
     }
 
-    /// Adds the credentials `outgoing` goes with — the draft's own, else its API's — as the
-    /// client's authenticator would: fixed ones always, a token that needs the network (OAuth2)
-    /// only when `fetchingTokens`.
-    func authorize(_ request: inout PreparedRequest, _ outgoing: Outgoing, fetchingTokens: Bool) async throws {
+    /// Adds the credentials `outgoing` goes with — the draft's own, else its API's — that need no
+    /// network, as the client's authenticator will (`show request`); an OAuth2 token is fetched
+    /// only when the request is sent.
+    func authorizeWithoutNetwork(_ request: inout PreparedRequest, _ outgoing: Outgoing) async throws {
         let auth = outgoing.scope.auth
         guard auth != .none else { return }
         let credentials = try expandedCredentials(auth, base: outgoing.scope.state?.base)
-        let authenticator =
-            fetchingTokens ? try self.authenticator(auth, credentials) : fixedAuthenticator(auth, credentials)
-        try await authenticator?.authorize(&request)
+        try await fixedAuthenticator(auth, credentials)?.authorize(&request)
     }
 
     /// Adds the cookie jar's cookies for the request's URL, unless the jar is off or the request

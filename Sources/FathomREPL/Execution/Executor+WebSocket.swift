@@ -24,16 +24,16 @@ extension Executor {
         var draft = Draft()
         draft.target = Self.httpTarget(try session.variables.expand(written))
         let outgoing = try prepare(draft)
-        var request = outgoing.request
-        try await authorize(&request, outgoing, fetchingTokens: true)
-        addCookies(to: &request)
+        let request = outgoing.request
         let settings = session.settings
+        // Through the API's client: its authenticator (a token fetched, a 401 answered once), its
+        // wire log; the jar's cookies for the URL.
+        let client = try await client(for: outgoing.scope)
         let configuration = WebSocketConnection.Configuration(
-            headers: request.headers, verifyCertificates: !settings.insecure,
-            proxy: try proxySettings().proxy(for: request.url),
-            connectTimeout: options.connectTimeout ?? settings.timeout ?? .seconds(10), logger: try wireLogger(),
-            logDetail: settings.logDetail, redactor: redactor)
-        let connection = try await WebSocketConnection.open(request.url.description, configuration: configuration)
+            verifyCertificates: !settings.insecure, proxy: try proxySettings().proxy(for: request.url),
+            connectTimeout: options.connectTimeout ?? settings.timeout ?? .seconds(10))
+        let connection = try await client.webSocket(
+            request, configuration: configuration, cookies: settings.cookies ? cookieJar : nil)
         recordCoverage(method: .get, url: request.url, status: 101)
         let shown = redactor.redact(connection.url.description)
         let open = OpenWebSocket(connection: connection, shownURL: shown)
