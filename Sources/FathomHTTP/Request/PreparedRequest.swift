@@ -21,9 +21,10 @@ public struct PreparedRequest: Hashable, Sendable {
     /// API-key authenticators add theirs, and ``NetworkClient`` adds every header whose name or value its ``Redactor``
     /// knows as secret.
     public var credentialHeaders: Set<NetworkHeaders.Name> = []
-    /// Who watches the response's body as it arrives (``NetworkClient/streamed(_:)``): carried
-    /// with the request through the interceptors to the transport, which hands it each chunk.
-    /// Not part of the request's identity.
+    /// Who watches the response's body as it arrives (``NetworkClient/streamed(_:)``).
+    ///
+    /// Carried with the request through the interceptors to the transport, which hands it each
+    /// chunk. Not part of the request's identity.
     @_spi(Fathom) public var watch: StreamWatch?
 
     /// A request ready to send.

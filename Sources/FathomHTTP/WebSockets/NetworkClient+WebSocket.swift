@@ -20,6 +20,7 @@ extension NetworkClient {
     ///     headers are sent under the request's own; an unset logger is the client's.
     ///   - cookies: A jar whose cookies for the URL go with the upgrade, unless the request sets
     ///     its own `Cookie`.
+    /// - Returns: The open connection.
     /// - Throws: ``NetworkError``: refused, timed out, TLS, or the server did not switch protocols.
     public func webSocket(
         _ request: NetworkRequest, configuration: WebSocketConnection.Configuration = .init(),
@@ -40,6 +41,8 @@ extension NetworkClient {
     ///   - request: The upgrade request, an `http(s)` URL for the `ws(s)` one.
     ///   - configuration: How the connection is made; its headers go under the request's own.
     ///   - cookies: A jar whose cookies for the URL go with the upgrade.
+    /// - Returns: The open connection.
+    /// - Throws: ``NetworkError``: refused, timed out, TLS, or the server did not switch protocols.
     public func webSocket(
         _ request: PreparedRequest, configuration: WebSocketConnection.Configuration = .init(),
         cookies: CookieJar? = nil
@@ -63,8 +66,9 @@ extension NetworkClient {
         return connection
     }
 
-    /// The end of the chain for an upgrade: opens the connection with the request as the
-    /// interceptors left it. A refused upgrade is answered as a response with its status, so that
+    /// The end of the chain for an upgrade.
+    ///
+    /// Opens the connection with the request as the interceptors left it. A refused upgrade is answered as a response with its status, so that
     /// an authenticator sees a `401`; the error it came with is what the opening throws.
     private final class Upgrade: Sendable {
         let configuration: WebSocketConnection.Configuration
