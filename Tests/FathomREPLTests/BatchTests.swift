@@ -63,7 +63,7 @@ import Testing
         #expect(text.contains("45 × 200 OK  {\"balance\":50}"))
         #expect(text.contains(" 5 × 200 OK  ~ $['balance']  50 → -50"))
         // One entry in the history, read as its summary.
-        #expect(await executor.record.responses.batch(nil)?.number == 1)
+        #expect(await executor.record.responses.exchange(nil, as: BatchSummary.self)?.number == 1)
         let inspected = await executor.run("inspect #1 $.classes[1].body.balance")
         guard case .inspection(let inspection)? = inspected.outputs.first else { throw CommandError("no inspection") }
         #expect(inspection.nodes.map(\.value) == [.number("-50")])
@@ -162,7 +162,7 @@ import Testing
             throw CommandError("expected the batch's error, got \(last.outputs)")
         }
         // What happened is kept: the batch is #1, and the draft is as it was.
-        #expect(await executor.record.responses.batch(nil)?.number == 1)
+        #expect(await executor.record.responses.exchange(nil, as: BatchSummary.self)?.number == 1)
         #expect(await executor.session.draft == Draft())
     }
 

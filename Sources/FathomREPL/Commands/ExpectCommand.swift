@@ -81,13 +81,13 @@ struct ExpectCommand: SingleCommand {
         if expectation.each == .message { return try await executor.expectMessage(expectation) }
         try executor.checkLastRequestAnswered()
         if case .batch(let metric) = expectation.subject {
-            guard let batch = executor.record.responses.batch(nil) else {
+            guard let batch = executor.record.responses.exchange(nil, as: BatchSummary.self)?.exchange else {
                 throw CommandError(
                     "the last request was not a batch", hint: "send one with `send --repeat N` or `get PATH --repeat N`"
                 )
             }
             let operand = try executor.session.variables.expand(expectation.operand ?? "")
-            let result = try metric.evaluate(batch.summary, expectation.op, operand)
+            let result = try metric.evaluate(batch, expectation.op, operand)
             return CommandResult(
                 result.passed ? .succeeded : .checkFailed, [.expectation(ExpectationOutput(line: "", result: result))])
         }

@@ -75,12 +75,12 @@ struct ShowCommand: SingleCommand {
         case .request:
             return .shows(.request(try await executor.preview(executor.session.draft)))
         case .response(let number):
-            if file == nil, let batch = executor.record.responses.batch(number) {
-                return .shows(.batch(batch.summary))
+            if file == nil, let batch = executor.record.responses.exchange(number, as: BatchSummary.self) {
+                return .shows(.batch(batch.exchange))
             }
-            if file == nil, let conversation = executor.record.responses.conversation(number) {
-                // Its messages each way, as `inspect #N $` reads them.
-                let (number, nodes) = try executor.query("$", number: conversation.number)
+            if file == nil, let entry = executor.record.responses.exchange(number) {
+                // Any other exchange whole, as `inspect #N $` reads it.
+                let (number, nodes) = try executor.query("$", number: entry.number)
                 return .shows(.inspection(Inspection(number: number, expression: "$", nodes: nodes, showPaths: false)))
             }
             let entry = try executor.record.responses.entry(number)

@@ -215,3 +215,16 @@ extension BatchSummary {
         return String(rounded)
     }
 }
+
+extension BatchSummary: Exchange {
+    func document() -> JSON { json }
+
+    func notAResponse(last: Bool) -> CommandError {
+        let requests = "\(completed) request\(completed == 1 ? "" : "s")"
+        return CommandError(
+            last
+                ? "the last entry is batch #\(number) (\(requests)), not one response"
+                : "#\(number) is a batch of \(requests), not one response",
+            hint: "`expect batch p99 < 200ms` checks it; `inspect #\(number) $.latency` reads its summary")
+    }
+}

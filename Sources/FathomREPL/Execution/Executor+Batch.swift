@@ -47,7 +47,7 @@ extension Executor {
         // Read before the history is appended to: the summary is made inside that access.
         // Requests that differ are named by the target as written (`/users/{{$i}}`).
         let shown = perRequest ? outgoing.target : shownPath(outgoing.request.url)
-        let summary = record.responses.appendBatch { number in
+        let summary = record.responses.append { number in
             BatchSummary(
                 number: number, method: outgoing.request.method.rawValue, shownPath: shown, options: options, end: end,
                 elapsed: elapsed, tally: tally)

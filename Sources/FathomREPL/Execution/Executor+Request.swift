@@ -422,12 +422,9 @@ extension Executor {
     /// What `expression` selects in response #`number` (the last when `nil`), or in a batch's
     /// summary (``BatchSummary/json``); with the number it read.
     func query(_ expression: String, number: Int?) throws -> (number: Int, nodes: [JSONPath.Node]) {
-        if let batch = record.responses.batch(number) {
-            return (batch.number, try JSONPath(try session.variables.expand(expression)).query(batch.summary.json))
-        }
-        if let conversation = record.responses.conversation(number) {
-            let document = conversation.conversation.document()
-            return (conversation.number, try JSONPath(try session.variables.expand(expression)).query(document))
+        if let entry = record.responses.exchange(number) {
+            let document = entry.exchange.document()
+            return (entry.number, try JSONPath(try session.variables.expand(expression)).query(document))
         }
         let entry = try record.responses.entry(number)
         return (entry.number, try query(expression, in: entry))

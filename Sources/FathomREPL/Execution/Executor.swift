@@ -275,7 +275,7 @@ public actor Executor {
 
 extension Executor {
     /// The WebSocket of the last conversation (`ws`): at most one is open, and it is the last.
-    var webSocket: OpenWebSocket? { record.responses.conversations.last?.conversation }
+    var webSocket: OpenWebSocket? { record.responses.last(Conversation.self)?.socket }
 
     /// The JSONPaths `volatile` marked: left out when responses are compared.
     var volatileFields: [String] { session.volatile }

@@ -234,6 +234,21 @@ final class OpenWebSocket: Sendable {
     }
 }
 
+/// A WebSocket conversation as an entry of the history: its messages each way, read live from
+/// the connection while it is open.
+struct Conversation: Exchange {
+    let number: Int
+    let socket: OpenWebSocket
+
+    func document() -> JSON { socket.document() }
+
+    func notAResponse(last: Bool) -> CommandError {
+        CommandError(
+            "\(last ? "the last entry is" : "#\(number) is") the WebSocket conversation #\(number), not a response",
+            hint: "`expect message …` waits for a message; `inspect #\(number) $.messages` reads them")
+    }
+}
+
 extension WebSocketClose {
     /// Fathom failed the connection (RFC 6455 §7.1.7): the server broke the protocol (1002),
     /// sent text that is not UTF-8 (1007), or a message over the limit (1009) — not a `close` line.

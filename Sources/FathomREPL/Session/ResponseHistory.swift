@@ -1,7 +1,22 @@
 @_spi(Fathom) import FathomHTTP
+import FathomJSON
 import Foundation
 
-/// The numbered responses of a session, `#1`, `#2`, …, kept up to a count and a byte bound.
+/// An entry of the history that is not one HTTP response: a batch, a WebSocket conversation —
+/// and what a new protocol adds (see ARCHITECTURE.md, "Adding a protocol"). Numbered as
+/// responses are; `inspect`, `let` and `show #N` read its ``document()``, and `expect` and
+/// `let … status` say what it is instead of reading it as a response.
+protocol Exchange: Sendable {
+    /// The entry as JSON: what `inspect #N EXPR` and `let NAME = EXPR #N` query.
+    func document() -> JSON
+    /// The error for a line that reads the entry as a response (`expect status`, `let … header`,
+    /// `show #N > FILE`): what it is, and what reads it instead. `last`: it was asked for as the
+    /// last entry, not by number.
+    func notAResponse(last: Bool) -> CommandError
+}
+
+/// The numbered responses of a session, `#1`, `#2`, …, kept up to a count and a byte bound,
+/// and the other exchanges (``Exchange``: batches, WebSocket conversations) numbered with them.
 ///
 /// Numbers never repeat: when the bound drops the oldest responses, their numbers are gone and
 /// asking for one says so.
@@ -11,29 +26,20 @@ struct ResponseHistory: Equatable, Sendable {
         let response: NetworkResponse<Data>
     }
 
-    /// A batch (`send --repeat`): numbered as responses are, kept as its summary.
-    struct BatchEntry: Sendable {
+    /// An exchange of another kind, with its number.
+    struct ExchangeEntry: Sendable {
         let number: Int
-        let summary: BatchSummary
+        let exchange: any Exchange
     }
 
-    /// A WebSocket conversation (`ws`): numbered as responses are; its messages are read from
-    /// the connection's transcript, live while it is open.
-    struct ConversationEntry: Sendable {
-        let number: Int
-        let conversation: OpenWebSocket
-    }
-
-    /// Batches kept: their summaries are small, their responses are not kept at all.
-    static let maxBatches = 20
-    /// Conversations kept (each keeps at most twice ``OpenWebSocket/keptLimit`` messages).
-    static let maxConversations = 10
+    /// Exchanges kept: a batch keeps its summary (its responses are not kept at all), a
+    /// conversation at most twice ``OpenWebSocket/keptLimit`` messages.
+    static let maxExchanges = 20
 
     let maxCount: Int
     let maxBytes: Int
     private(set) var entries: [Entry] = []
-    private(set) var batches: [BatchEntry] = []
-    private(set) var conversations: [ConversationEntry] = []
+    private(set) var exchanges: [ExchangeEntry] = []
     private(set) var lastNumber = 0
     private var bytes = 0
 
@@ -54,29 +60,33 @@ struct ResponseHistory: Equatable, Sendable {
         return lastNumber
     }
 
-    /// Keeps a batch's summary, made with the number it gets, and returns it.
+    /// Keeps an exchange, made with the number it gets, and returns it.
     @discardableResult
-    mutating func appendBatch(_ make: (Int) -> BatchSummary) -> BatchSummary {
+    mutating func append<Kind: Exchange>(_ make: (Int) -> Kind) -> Kind {
         lastNumber += 1
-        let summary = make(lastNumber)
-        batches.append(BatchEntry(number: lastNumber, summary: summary))
-        if batches.count > Self.maxBatches { batches.removeFirst() }
-        return summary
+        let exchange = make(lastNumber)
+        exchanges.append(ExchangeEntry(number: lastNumber, exchange: exchange))
+        if exchanges.count > Self.maxExchanges { exchanges.removeFirst() }
+        return exchange
     }
 
-    /// Keeps a WebSocket conversation and returns its number.
-    mutating func appendConversation(_ conversation: OpenWebSocket) -> Int {
-        lastNumber += 1
-        conversations.append(ConversationEntry(number: lastNumber, conversation: conversation))
-        if conversations.count > Self.maxConversations { conversations.removeFirst() }
-        return lastNumber
-    }
-
-    /// The conversation numbered `number`, or the last entry when `nil` if it is one.
-    func conversation(_ number: Int?) -> ConversationEntry? {
-        guard let last = conversations.last else { return nil }
+    /// The exchange numbered `number`, or the last entry when `nil` if it is one; `nil` when
+    /// that number is a response (or nothing).
+    func exchange(_ number: Int?) -> ExchangeEntry? {
+        guard let last = exchanges.last else { return nil }
         guard let number else { return last.number == lastNumber ? last : nil }
-        return conversations.first { $0.number == number }
+        return exchanges.first { $0.number == number }
+    }
+
+    /// The exchange of kind `Kind` numbered `number` (the last entry when `nil`).
+    func exchange<Kind: Exchange>(_ number: Int?, as kind: Kind.Type) -> (number: Int, exchange: Kind)? {
+        guard let entry = exchange(number), let exchange = entry.exchange as? Kind else { return nil }
+        return (entry.number, exchange)
+    }
+
+    /// The last exchange of kind `Kind`, wherever it is in the history.
+    func last<Kind: Exchange>(_ kind: Kind.Type) -> Kind? {
+        exchanges.last { $0.exchange is Kind }?.exchange as? Kind
     }
 
     var last: Entry? { entries.last }
@@ -84,35 +94,12 @@ struct ResponseHistory: Equatable, Sendable {
     /// Histories are the same when they hold the same numbers (a number is never given twice).
     static func == (a: ResponseHistory, b: ResponseHistory) -> Bool {
         a.lastNumber == b.lastNumber && a.entries.map(\.number) == b.entries.map(\.number)
-            && a.batches.map(\.number) == b.batches.map(\.number)
-            && a.conversations.map(\.number) == b.conversations.map(\.number)
-    }
-
-    /// The batch numbered `number`, or the last entry when `nil` if it is a batch; `nil` when
-    /// that number is a response (or nothing).
-    func batch(_ number: Int?) -> BatchEntry? {
-        guard let last = batches.last else { return nil }
-        guard let number else { return last.number == lastNumber ? last : nil }
-        return batches.first { $0.number == number }
+            && a.exchanges.map(\.number) == b.exchanges.map(\.number)
     }
 
     /// The response numbered `number`, or the last when `nil`.
     func entry(_ number: Int?) throws(CommandError) -> Entry {
-        if let batch = batch(number) {
-            let requests = "\(batch.summary.completed) request\(batch.summary.completed == 1 ? "" : "s")"
-            throw CommandError(
-                number == nil
-                    ? "the last entry is batch #\(batch.number) (\(requests)), not one response"
-                    : "#\(batch.number) is a batch of \(requests), not one response",
-                hint: "`expect batch p99 < 200ms` checks it; `inspect #\(batch.number) $.latency` reads its summary")
-        }
-        if let conversation = conversation(number) {
-            let what = number == nil ? "the last entry is" : "#\(conversation.number) is"
-            throw CommandError(
-                "\(what) the WebSocket conversation #\(conversation.number), not a response",
-                hint:
-                    "`expect message …` waits for a message; `inspect #\(conversation.number) $.messages` reads them")
-        }
+        if let entry = exchange(number) { throw entry.exchange.notAResponse(last: number == nil) }
         guard let number else {
             guard let last = entries.last else {
                 throw CommandError("no response yet", hint: "send a request first")
