@@ -16,26 +16,24 @@ extension NetworkClient {
     ) async
         -> [Result<NetworkResponse<Data>, NetworkError>]
     {
-        let limit = max(1, maxConcurrent)
         var results = [Result<NetworkResponse<Data>, NetworkError>?](repeating: nil, count: requests.count)
-        await withTaskGroup(of: (Int, Result<NetworkResponse<Data>, NetworkError>).self) { group in
-            var nextIndex = 0
-            func startNext() {
-                guard nextIndex < requests.count else { return }
-                let index = nextIndex
-                let request = requests[index]
-                nextIndex += 1
-                group.addTask {
-                    if Task.isCancelled { return (index, .failure(.cancelled(after: nil))) }
-                    return (index, await self.result(of: request))
-                }
-            }
-            for _ in 0..<min(limit, requests.count) { startNext() }
-            for await (index, result) in group {
-                results[index] = result
-                startNext()
+        // A request that cannot be prepared is its own failure; the others go as one scheduled batch.
+        var ready: [(index: Int, request: PreparedRequest)] = []
+        for (index, request) in requests.enumerated() {
+            do throws(NetworkError) {
+                ready.append((index, try prepared(request)))
+            } catch {
+                results[index] = .failure(error)
             }
         }
+        if !ready.isEmpty {
+            _ = await send(BatchPlan(count: ready.count, maxConcurrent: max(1, maxConcurrent))) { position in
+                ready[position].request
+            } handle: { done in
+                results[ready[done.index].index] = done.result
+            }
+        }
+        // What a cancelled batch never finished (abandoned in flight, or never started).
         return results.map { $0 ?? .failure(.cancelled(after: nil)) }
     }
 
