@@ -100,7 +100,7 @@ struct AuthCommand: SingleCommand {
             let shown =
                 scope == .draft ? executor.session.draft.auth : executor.session.currentAPI?.auth ?? AuthSpec.none
             return .shows(
-                .setting(SettingShown(name: "auth", value: shown.map { .text(executor.describe($0)) } ?? .unset)))
+                .setting(SettingShown(name: "auth", value: shown.map { .text(executor.shown.auth($0)) } ?? .unset)))
         }
         // Where they go is known first: with no API, nothing is registered or asked for.
         let index = scope == .api ? try executor.currentAPIIndex(for: "auth") : nil

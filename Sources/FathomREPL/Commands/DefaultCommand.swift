@@ -40,7 +40,7 @@ struct DefaultCommand: SingleCommand {
         guard let edit else {
             let api = executor.session.currentAPI
             var items = (api?.defaultHeaders ?? []).map {
-                Listing.Item(name: $0.name, value: executor.shownHeaderValue($0), detail: "header")
+                Listing.Item(name: $0.name, value: executor.shown.headerValue($0), detail: "header")
             }
             items += (api?.defaultQuery ?? []).map { Listing.Item(name: $0.name, value: $0.value, detail: "query") }
             return .shows(.listing(Listing(kind: .defaults, items: items, source: api?.base)))

@@ -31,7 +31,7 @@ struct HeaderCommand: SingleCommand {
     func run(in executor: isolated Executor) async throws -> CommandResult {
         guard !edits.isEmpty else {
             let items = executor.session.draft.headers.map {
-                Listing.Item(name: $0.name, value: executor.shownHeaderValue($0))
+                Listing.Item(name: $0.name, value: executor.shown.headerValue($0))
             }
             return .shows(.listing(Listing(kind: .headers, items: items)))
         }

@@ -137,15 +137,15 @@ struct ShowCommand: SingleCommand {
         let apis = session.apis.enumerated().map { index, api in
             SessionOverview.APIState(
                 base: api.base, origin: api.origin.description, current: index == session.current,
-                auth: api.auth == .none ? nil : executor.describe(api.auth),
-                defaultHeaders: api.defaultHeaders.map { ($0.name, executor.shownHeaderValue($0)) },
+                auth: api.auth == .none ? nil : executor.shown.auth(api.auth),
+                defaultHeaders: api.defaultHeaders.map { ($0.name, executor.shown.headerValue($0)) },
                 defaultQuery: api.defaultQuery.map { ($0.name, $0.value) }, spec: api.spec?.source,
                 validation: api.validation.rawValue, shared: api.shared.map(\.url),
                 baseFromDescription: api.baseFromDescription)
         }
         let variables = session.variables.names.map { name in
             SessionOverview.Variable(
-                name: name, value: executor.displayValue(of: name), secret: session.variables.isSecret(name))
+                name: name, value: executor.shown.value(of: name), secret: session.variables.isSecret(name))
         }
         let settings = session.settings
         return SessionOverview(

@@ -15,7 +15,7 @@ struct VarsCommand: SingleCommand {
     func run(in executor: isolated Executor) async throws -> CommandResult {
         let variables = executor.session.variables
         let items = variables.names.map { name in
-            Listing.Item(name: name, value: executor.displayValue(of: name), marked: variables.isSecret(name))
+            Listing.Item(name: name, value: executor.shown.value(of: name), marked: variables.isSecret(name))
         }
         return .shows(.listing(Listing(kind: .variables, items: items)))
     }

@@ -383,39 +383,6 @@ extension Executor {
         }
     }
 
-    /// A header's value as listings show it: a secret header's masked.
-    func shownHeaderValue(_ header: Draft.Header) -> String {
-        // `Bearer {{token}}` names a variable, which is no secret: shown as written, any secret
-        // value in it still masked (`header` after an import lists such references).
-        if Variables.hasReference(header.value) { return redactor.redact(header.value) }
-        return redactor.redactHeaderValue(header.value, name: NetworkHeaders.Name(header.name))
-    }
-
-    /// A variable's value as listings show it: a secret's masked.
-    func displayValue(of name: String) -> String {
-        let value = session.variables[name] ?? ""
-        return session.variables.isSecret(name) ? Redactor.masked(value) : value
-    }
-
-    /// How requests are authorized, as `auth` and `show session` show it: the line's arguments,
-    /// credentials masked unless they are `{{variable}}` references.
-    func describe(_ auth: AuthSpec) -> String {
-        switch auth {
-        case .none: "none"
-        case .bearer(let token): "bearer \(maskedTemplate(token))"
-        case .basic(let user, let password): "basic \(user)\(password.map { ":\(maskedTemplate($0))" } ?? "")"
-        case .apiKey(let placement, let name, let value):
-            "apikey \(placement.rawValue) \(name) \(maskedTemplate(value))"
-        case .oauth2ClientCredentials(let url, let id, let secret, let scope):
-            "oauth2 client-credentials \(url) \(id) \(maskedTemplate(secret))\(scope.map { " \($0)" } ?? "")"
-        }
-    }
-
-    /// A credential as written: a `{{variable}}` reference stays readable, a literal is masked.
-    func maskedTemplate(_ template: String) -> String {
-        template.hasPrefix("{{") && template.hasSuffix("}}") ? template : Redactor.masked(template)
-    }
-
     // MARK: - Reading responses
 
     /// The nodes `expression` (variables expanded) selects in a response's body.
