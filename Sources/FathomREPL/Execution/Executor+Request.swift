@@ -23,12 +23,12 @@ extension Executor {
         request.watch = stream.watch
         let response = try await client.send(request)
         let number = record.responses.append(response)
-        recordCoverage(response)
+        recordCoverage(response, sent: outgoing.scope)
         var outputs = problems.map { Output.event(.requestWarning($0)) }
         if outgoing.scope.api == nil, let notice = noticeOtherOrigin(outgoing.scope.origin) {
             outputs.append(.event(notice))
         }
-        var output = responseOutput(ResponseHistory.Entry(number: number, response: response))
+        var output = responseOutput(ResponseHistory.Entry(number: number, response: response), sent: outgoing.scope)
         output.target = outgoing.target
         output.stream = stream.finish()
         outputs.append(.response(output))
@@ -74,11 +74,11 @@ extension Executor {
 
     /// A kept response as an output, shown with the session's display settings, and checked
     /// against the description when one is loaded and the output shows the check (`diff` does not).
-    func responseOutput(_ entry: ResponseHistory.Entry, checked: Bool = true) -> ResponseOutput {
+    func responseOutput(_ entry: ResponseHistory.Entry, checked: Bool = true, sent: Scope? = nil) -> ResponseOutput {
         ResponseOutput(
             number: entry.number, response: entry.response, shownPath: shownPath(entry.response.url),
             decoder: session.settings.decoder, showHeaders: session.settings.showHeaders,
-            schema: checked ? schemaCheck(for: entry) : nil)
+            schema: checked ? schemaCheck(for: entry, sent: sent) : nil)
     }
 
     /// A URL as lists show it: path and query (secrets masked), or the whole URL on another origin.

@@ -261,9 +261,12 @@ extension Executor {
     /// A response checked against its operation's schema for its status and media type, when a
     /// description checks requests to its origin and checks are on. The body is parsed through
     /// the executor's cache, so `expect` and `let` after it do not parse it again.
-    func schemaCheck(for entry: ResponseHistory.Entry, evenWhenOff: Bool = false) -> SchemaCheck? {
+    ///
+    /// `sent` is the scope the request was sent in: read as it is when the response came from its
+    /// origin (no redirect elsewhere), so a send decides its scope once.
+    func schemaCheck(for entry: ResponseHistory.Entry, evenWhenOff: Bool = false, sent: Scope? = nil) -> SchemaCheck? {
         let response = entry.response
-        let scope = session.scopeRules.scope(for: Origin(response.request.url))
+        let scope = scope(of: response.request.url, sent: sent)
         guard let spec = scope.description, scope.validation != .off || evenWhenOff,
             let (relative, found) = scope.route(
                 method: response.request.method.rawValue, path: response.request.url.path)
@@ -285,19 +288,27 @@ extension Executor {
 
     /// Notes a response against the coverage of the operation called (the first URL, when
     /// redirects were followed: the schema check reads the last, whose body it is).
-    func recordCoverage(_ response: NetworkResponse<Data>) {
+    func recordCoverage(_ response: NetworkResponse<Data>, sent: Scope? = nil) {
         recordCoverage(
             method: response.request.method, url: response.redirects.first ?? response.request.url,
-            status: response.status.code)
+            status: response.status.code, sent: sent)
     }
 
     /// Counts a call of the operation `method` `url` routes to (a WebSocket's upgrade: 101).
-    func recordCoverage(method: HTTPMethod, url: RequestURL, status: Int) {
-        let scope = session.scopeRules.scope(for: Origin(url))
+    func recordCoverage(method: HTTPMethod, url: RequestURL, status: Int, sent: Scope? = nil) {
+        let scope = scope(of: url, sent: sent)
         guard let index = scope.api, let operation = scope.operation(method: method.rawValue, path: url.path)
         else { return }
         guard let id = session.apis[index].spec?.id else { return }
         record.coverage[id, default: [:]][operation.title, default: []].insert(status)
+    }
+
+    /// The scope of `url`: the one a request was sent in when `url` is on its origin, else decided
+    /// now (a redirect to another origin, a response read later).
+    private func scope(of url: RequestURL, sent: Scope?) -> Scope {
+        let origin = Origin(url)
+        if let sent, sent.covers(origin) { return sent }
+        return session.scopeRules.scope(for: origin)
     }
 
     /// Each description the session has, with the operations called and the statuses seen.
