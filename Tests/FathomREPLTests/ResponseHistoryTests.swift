@@ -21,6 +21,23 @@ import Testing
         #expect(history.entries.map(\.number) == [6], "one response is kept even when larger than the bound")
     }
 
+    /// A stream is parsed when it is kept, once: what reads it later reads the events kept.
+    @Test func aStreamsEventsAreParsedWhenKept() throws {
+        var headers = NetworkHeaders()
+        headers.add(.contentType, "text/event-stream")
+        let stream = NetworkResponse(
+            status: .ok, headers: headers, body: Data("event: a\ndata: {\"n\": 1}\n\ndata: two\n\n".utf8),
+            httpVersion: "HTTP/1.1",
+            request: PreparedRequest(method: .get, url: try RequestURL(parsing: "http://127.0.0.1/events")))
+        var history = ResponseHistory()
+        history.append(stream)
+        history.append(try response(bytes: 3))
+        let kept = try history.entry(1)
+        #expect(kept.stream?.events.map(\.data) == [#"{"n": 1}"#, "two"])
+        #expect(kept.stream?.json.formatted(.compactText).hasPrefix(#"[{"event":"a","data":{"n":1}}"#) == true)
+        #expect(try history.entry(2).stream == nil, "a body that is not a stream has no events")
+    }
+
     @Test func numbersThatAreGoneOrNotYetSayWhich() throws {
         var history = ResponseHistory(maxCount: 1)
         #expect(throws: CommandError("no response yet", hint: "send a request first")) { try history.entry(nil) }

@@ -150,8 +150,8 @@ struct DiffCommand: SingleCommand {
         _ a: NetworkResponse<Data>, _ b: NetworkResponse<Data>, ignore: [JSONPath]
     ) -> ResponseDiff.Body? {
         // Streams compare as the arrays of their events.
-        if let old = StreamDocument.json(of: a) ?? (try? JSON(parsing: a.body)),
-            let new = StreamDocument.json(of: b) ?? (try? JSON(parsing: b.body))
+        if let old = ParsedStream(a)?.json ?? (try? JSON(parsing: a.body)),
+            let new = ParsedStream(b)?.json ?? (try? JSON(parsing: b.body))
         {
             let diff = JSONDiff(from: old, to: new, options: JSONDiff.Options(ignore: ignore))
             return diff.isEmpty ? nil : .json(diff)

@@ -99,7 +99,9 @@ struct ExpectCommand: SingleCommand {
                 result.passed ? .succeeded : .checkFailed, [.expectation(ExpectationOutput(line: "", result: result))])
         }
         let operand = try expectation.operand.map { try executor.session.variables.expand($0) }
-        let result = try ExpectationEvaluator.evaluate(expectation, operand: operand, response: entry.response) {
+        let result = try ExpectationEvaluator.evaluate(
+            expectation, operand: operand, response: entry.response, stream: entry.stream
+        ) {
             try executor.query($0, in: entry).map(\.value)
         }
         // The executor fills in the line as written and where it came from.
@@ -111,7 +113,7 @@ struct ExpectCommand: SingleCommand {
     private static func anyEvent(
         _ expectation: Expectation, _ entry: ResponseHistory.Entry, in executor: isolated Executor
     ) throws -> CommandResult {
-        guard case .array(let events)? = StreamDocument.json(of: entry.response) else {
+        guard case .array(let events)? = entry.stream?.json else {
             throw CommandError(
                 "response #\(entry.number) is not a stream (\(entry.response.contentType ?? "no Content-Type"))",
                 hint: "`expect event` reads each event of text/event-stream, NDJSON or JSON sequences")

@@ -28,7 +28,8 @@ extension Executor {
         if outgoing.scope.api == nil, let notice = noticeOtherOrigin(outgoing.scope.origin) {
             outputs.append(.event(notice))
         }
-        var output = responseOutput(ResponseHistory.Entry(number: number, response: response), sent: outgoing.scope)
+        let entry = try record.responses.entry(number)
+        var output = responseOutput(entry, sent: outgoing.scope)
         output.target = outgoing.target
         output.stream = stream.finish()
         outputs.append(.response(output))
@@ -78,7 +79,7 @@ extension Executor {
         ResponseOutput(
             number: entry.number, response: entry.response, shownPath: shownPath(entry.response.url),
             decoder: session.settings.decoder, showHeaders: session.settings.showHeaders,
-            schema: checked ? schemaCheck(for: entry, sent: sent) : nil)
+            schema: checked ? schemaCheck(for: entry, sent: sent) : nil, parsedStream: entry.stream)
     }
 
     /// A URL as lists show it: path and query (secrets masked), or the whole URL on another origin.
@@ -405,9 +406,7 @@ extension Executor {
     func json(of entry: ResponseHistory.Entry) throws -> JSON {
         if let parsed = record.parsedBody, parsed.number == entry.number { return parsed.json }
         // A stream is read as the array of its events.
-        let json =
-            try StreamDocument.json(of: entry.response)
-            ?? ExpectationEvaluator.json(entry.response, number: entry.number)
+        let json = try entry.stream?.json ?? ExpectationEvaluator.json(entry.response, number: entry.number)
         record.parsedBody = (entry.number, json)
         return json
     }

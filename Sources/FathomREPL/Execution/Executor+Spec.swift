@@ -282,7 +282,7 @@ extension Executor {
         }
         let violations = spec.description.validateResponse(
             status: response.status.code, contentType: response.contentType, body: response.body, for: operation,
-            items: { StreamDocument.items(of: response) }, parse: { _ in try? self.json(of: entry) })
+            items: { entry.stream?.items }, parse: { _ in try? self.json(of: entry) })
         return SchemaCheck(operation: operation.title, violations: violations)
     }
 

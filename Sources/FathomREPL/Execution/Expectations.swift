@@ -108,7 +108,7 @@ enum ExpectationEvaluator {
     /// - Parameter values: The values a JSONPath selects in the response's body (the executor's,
     ///   which expands variables and parses a body once).
     static func evaluate(
-        _ expectation: Expectation, operand: String?, response: NetworkResponse<Data>,
+        _ expectation: Expectation, operand: String?, response: NetworkResponse<Data>, stream: ParsedStream? = nil,
         values: (String) throws -> [JSON]
     ) throws -> ExpectationResult {
         let op = expectation.op
@@ -152,7 +152,7 @@ enum ExpectationEvaluator {
             // Checked against the last batch, not a response.
             throw CommandError("`expect batch` checks the last batch")
         case .events:
-            guard let (_, events) = StreamDocument.events(of: response) else {
+            guard let events = (stream ?? ParsedStream(response))?.events else {
                 throw CommandError(
                     "the response is not a stream (\(response.contentType ?? "no Content-Type"))",
                     hint: "`expect events` counts the events of text/event-stream, NDJSON or JSON sequences")

@@ -133,6 +133,8 @@ struct ResponseOutput: Sendable {
     var target: String?
     /// For a streamed response: how many events, how it ended, whether they were shown live.
     var stream: StreamSummary?
+    /// A stream's events as the history parsed them, for showing it whole (`show #N`).
+    var parsedStream: ParsedStream? = nil
 }
 
 /// The draft as a request, credentials added, before it is sent.

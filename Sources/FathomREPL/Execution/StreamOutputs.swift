@@ -37,27 +37,28 @@ struct StreamSummary: Sendable, Equatable {
 /// JSON array of its events. A server-sent event is `{"event", "id", "retry", "data"}` (only
 /// those it has; `data` is JSON when it parses, else text); a line or record is its JSON value
 /// (or its text). Read from the body as kept, so `show #N` and a recording read the same.
-enum StreamDocument {
+/// A stream's events, parsed from a kept body once (``ResponseHistory/Entry/stream``).
+struct ParsedStream: Sendable {
+    var format: StreamFormat
+    var events: [StreamEvent]
+
     /// The events of `response`'s body, when its `Content-Type` is a stream's.
-    static func events(of response: NetworkResponse<Data>) -> (format: StreamFormat, events: [StreamEvent])? {
+    init?(_ response: NetworkResponse<Data>) {
         guard let format = StreamFormat(contentType: response.contentType) else { return nil }
         var parser = StreamParser(format: format)
-        return (format, parser.feed(response.body) + parser.finish())
+        self.format = format
+        events = parser.feed(response.body) + parser.finish()
     }
 
-    /// The events as a JSON array, or `nil` for a response that is not a stream.
-    static func json(of response: NetworkResponse<Data>) -> JSON? {
-        guard let (format, events) = events(of: response) else { return nil }
-        return .array(events.map { json($0, format: format) })
-    }
+    /// The events as a JSON array.
+    var json: JSON { .array(events.map { StreamDocument.json($0, format: format) }) }
 
     /// The events as OpenAPI 3.2's `itemSchema` describes them: a server-sent event's `data`
     /// as text.
-    static func items(of response: NetworkResponse<Data>) -> [JSON]? {
-        guard let (format, events) = events(of: response) else { return nil }
-        return events.map { json($0, format: format, dataAsText: true) }
-    }
+    var items: [JSON] { events.map { StreamDocument.json($0, format: format, dataAsText: true) } }
+}
 
+enum StreamDocument {
     /// One event as JSON; with `dataAsText`, a server-sent event's `data` stays text, as
     /// `itemSchema` describes it (a line or record is its value either way).
     static func json(_ event: StreamEvent, format: StreamFormat, dataAsText: Bool = false) -> JSON {

@@ -100,7 +100,7 @@ struct OutputRenderer: Sendable {
                 text += palette.dim("\(field.name.rawName): \(field.value)") + "\n"
             }
         }
-        let events = streams.events(of: response)
+        let events = streams.events(of: output.parsedStream ?? ParsedStream(response))
         if !events.isEmpty { text += (output.showHeaders ? "\n" : "") + events }
         return text
     }

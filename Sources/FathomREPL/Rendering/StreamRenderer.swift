@@ -95,10 +95,10 @@ struct StreamRenderer {
 
     /// A streamed response shown whole, later (`show #N`) or where no one watched it arrive:
     /// its events from the body as kept.
-    func events(of response: NetworkResponse<Data>) -> String {
-        guard let (format, events) = StreamDocument.events(of: response) else { return "" }
-        return events.enumerated().map { index, event in
-            self.event(StreamEventOutput(index: index + 1, event: event, format: format, elapsed: nil))
+    func events(of stream: ParsedStream?) -> String {
+        guard let stream else { return "" }
+        return stream.events.enumerated().map { index, event in
+            self.event(StreamEventOutput(index: index + 1, event: event, format: stream.format, elapsed: nil))
         }.joined(separator: "\n")
     }
 }

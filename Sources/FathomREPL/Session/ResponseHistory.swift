@@ -24,6 +24,15 @@ struct ResponseHistory: Equatable, Sendable {
     struct Entry: Sendable {
         let number: Int
         let response: NetworkResponse<Data>
+        /// A stream's events, parsed once when the response is kept: every read of them (`inspect`,
+        /// `expect events`, the `itemSchema` check, `diff`, `show`) reads these.
+        let stream: ParsedStream?
+
+        init(number: Int, response: NetworkResponse<Data>) {
+            self.number = number
+            self.response = response
+            stream = ParsedStream(response)
+        }
     }
 
     /// An exchange of another kind, with its number.
