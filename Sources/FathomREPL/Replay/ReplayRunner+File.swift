@@ -227,13 +227,11 @@ struct FileRun {
             }
             record(failures)
             failures = []
-            let folder = await executor.resolveFiles(besideFile: loaded.path)
             var next = Next.next
-            for nested in loaded.entries {
+            _ = await LoadedLines.run(loaded, in: executor, depth: depth) { nested in
                 next = await process(nested, in: loaded.path, loadedFrom: loaded.path, depth: depth + 1)
-                if next != .next { break }
+                return next == .next
             }
-            await executor.resolveFiles(under: folder)
             // `exit` in a loaded file ends that file, as at the prompt.
             if next == .stop { return .stop }
         case .replay?:

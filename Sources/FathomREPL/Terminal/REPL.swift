@@ -272,14 +272,8 @@ public final class REPL: Sendable {
                 .run(files: files)
             return status == 0 ? .succeeded : .failed
         case .load(let file):
-            guard depth < LoadCommand.depthLimit else {
-                printer.print(LoadCommand.tooDeep)
-                return .failed
-            }
             var failures = 0
-            // Its `body @`, `load` and `spec` lines name files beside it.
-            let folder = await executor.resolveFiles(besideFile: file.path)
-            for entry in file.entries {
+            let ran = await LoadedLines.run(file, in: executor, depth: depth) { entry in
                 let result = await executor.run(entry.command, text: entry.text, location: "\(file.path):\(entry.line)")
                 printer.print(result.outputs, pager: await executor.pagerMode)
                 var outcome = result.outcome
@@ -287,10 +281,13 @@ public final class REPL: Sendable {
                     outcome = await perform(
                         nested, executor: executor, printer: printer, colors: colors, depth: depth + 1)
                 }
-                if outcome == .exit { break }
                 if outcome == .failed || outcome == .checkFailed { failures += 1 }
+                return outcome != .exit
             }
-            await executor.resolveFiles(under: folder)
+            guard ran else {
+                printer.print(LoadCommand.tooDeep)
+                return .failed
+            }
             let (outcome, summary) = LoadCommand.summary(of: file, failures: failures)
             printer.print(summary)
             return outcome
