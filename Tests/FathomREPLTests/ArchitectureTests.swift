@@ -53,4 +53,30 @@ import Testing
         let byText = try Self.uses(of: #"\brun\("[a-z]"#) { _ in false }
         #expect(byText.isEmpty, "\(byText.joined(separator: "\n"))")
     }
+
+    /// The session core stands apart from the terminal: nothing outside `Terminal/` (the prompt,
+    /// the line editor, completion, the loop) names a type declared there, so the executor,
+    /// commands, replay and rendering run the same with no terminal at all (a script, a replay,
+    /// an MCP client).
+    @Test func theCoreDoesNotReachIntoTheTerminal() throws {
+        let keywords: Set<Substring> = ["class", "struct", "enum", "actor", "protocol"]
+        let modifiers: Set<Substring> = ["public", "final", "private", "fileprivate", "internal", "@_spi(Fathom)"]
+        var terminalTypes: Set<String> = []
+        for (path, lines) in try Self.files() where path.hasPrefix("Terminal/") {
+            for line in lines where !line.hasPrefix(" ") {
+                let words = line.split(separator: " ")
+                guard let index = words.firstIndex(where: { keywords.contains($0) }), index + 1 < words.count,
+                    words[..<index].allSatisfy({ modifiers.contains($0) })
+                else { continue }
+                let name = words[index + 1].prefix { $0.isLetter || $0.isNumber }
+                if name.first?.isUppercase == true { terminalTypes.insert(String(name)) }
+            }
+        }
+        #expect(terminalTypes.contains("REPL") && terminalTypes.contains("EditLineReader"))
+        var uses: [String] = []
+        for name in terminalTypes.sorted() {
+            uses += try Self.uses(of: #"\b"# + name + #"\b"#) { $0.hasPrefix("Terminal/") }
+        }
+        #expect(uses.isEmpty, "\(uses.joined(separator: "\n"))")
+    }
 }
