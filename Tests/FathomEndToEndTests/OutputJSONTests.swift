@@ -61,6 +61,10 @@ import Testing
         ] {
             #expect(types.contains(type), "no \(type) object")
         }
+        // A network failure's parts are fields, not only a sentence.
+        let refused = try objects(run.stdout).first { $0["kind"] as? String == "network" }
+        #expect(refused?["error"] as? String == "connection_refused", "\(refused ?? [:])")
+        #expect(refused?["host"] as? String == "127.0.0.1" && refused?["port"] as? Int == 9)
         let replay = try FathomBinary.run(
             ["replay", "--output", "json", "--var", "base=\(server.baseURL)", directory + "/kinds.fathom"],
             environment: ["FATHOM_SECRET_TOKEN": Self.planted])

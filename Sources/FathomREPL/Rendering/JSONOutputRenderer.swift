@@ -335,6 +335,42 @@ struct JSONOutputRenderer: Sendable {
         return .object(members)
     }
 
+    /// What a network failure is made of, as fields a script reads without parsing the sentence:
+    /// `error` (its kind) and the values it names (`host`, `port`, `timeout`, `after_ms`, `limit`).
+    static func networkFields(_ error: NetworkError) -> [JSON.Member] {
+        func string(_ key: String, _ value: String) -> JSON.Member { JSON.Member(key: key, value: .string(value)) }
+        func number(_ key: String, _ value: Int) -> JSON.Member { JSON.Member(key: key, value: .number(String(value))) }
+        func milliseconds(_ duration: Duration) -> JSON.Member {
+            JSON.Member(key: "after_ms", value: .number(Self.milliseconds(duration)))
+        }
+        switch error {
+        case .invalidURL: return [string("error", "invalid_url")]
+        case .invalidRequest: return [string("error", "invalid_request")]
+        case .connectionRefused(let host, let port):
+            return [string("error", "connection_refused"), string("host", host), number("port", port)]
+        case .dnsFailure(let host): return [string("error", "dns"), string("host", host)]
+        case .timeout(let kind, let after):
+            let which =
+                switch kind {
+                case .connect: "connect"
+                case .total: "total"
+                case .read: "read"
+                }
+            return [string("error", "timeout"), string("timeout", which), milliseconds(after)]
+        case .tls(let host, _): return [string("error", "tls"), string("host", host)]
+        case .tooManyRedirects(let limit, _): return [string("error", "too_many_redirects"), number("limit", limit)]
+        case .bodyTooLarge(let limit, _): return [string("error", "body_too_large"), number("limit", limit)]
+        case .connectionClosed: return [string("error", "connection_closed")]
+        case .cancelled(let after): return [string("error", "cancelled")] + (after.map { [milliseconds($0)] } ?? [])
+        case .httpStatus(let status, _, _): return [string("error", "http_status"), number("status", status.code)]
+        case .decodingFailed: return [string("error", "decoding")]
+        case .noMock: return [string("error", "no_mock")]
+        case .file: return [string("error", "file")]
+        case .transport: return [string("error", "transport")]
+        @unknown default: return [string("error", "other")]
+        }
+    }
+
     /// A failure's kind and what it is made of: `reason`, `hint`, `column` for a line's error.
     static func failureFields(_ reason: Failure.Reason, advice: String? = nil) -> [JSON.Member] {
         func string(_ key: String, _ value: String) -> JSON.Member { JSON.Member(key: key, value: .string(value)) }
@@ -347,6 +383,7 @@ struct JSONOutputRenderer: Sendable {
             return members
         case .network(let error):
             var members = [string("kind", "network"), string("reason", "\(error)")]
+            members += networkFields(error)
             if let advice = advice ?? ErrorRenderer.advice(for: error) { members.append(string("hint", advice)) }
             return members
         case .cancelled(let after):
