@@ -158,25 +158,24 @@ struct JUnitSchema {
 /// Every JUnit report Fathom writes is valid by both schemas (Ant's but for its departures):
 /// the reports of every outcome, and thousands of generated runs with hostile names.
 @Suite struct JUnitSchemaTests {
-    /// One of each outcome: passed, failed, errored, skipped, a file that could not run.
-    static func everyOutcome() -> ReplaySummary {
-        let redactor = Redactor()
+    /// One of each outcome: passed, failed, errored (its name holds a secret), skipped, a file
+    /// that could not run, a file with no requests.
+    static func everyOutcome(redactor: Redactor = Redactor()) -> ReplaySummary {
         var passed = RequestReport(name: "get /a (line 2)", line: 2)
         passed.time = .milliseconds(12)
         passed.notes = ["compared with nothing"]
         var failed = RequestReport(name: "get /b (line 3)", line: 3)
         failed.failures = [.recording(["status 200 → 500"])]
-        var errored = RequestReport(name: "get /c (line 4)", line: 4)
+        var errored = RequestReport(name: "get /c?t=s3cr3t-token-value (line 4)", line: 4)
         errored.failures = [.interrupted(.signal(SIGINT))]
         var skipped = RequestReport(name: "get /d (line 5)", line: 5)
         skipped.skipped = "not run: line 3 failed"
         var file = FileReport(path: "tests/a.fathom", redactor: redactor)
         file.requests = [passed, failed, errored, skipped]
-        var broken = FileReport(path: "b.fathom", redactor: redactor)
-        broken.problem = "b.fathom:1: no such file: x.json"
-        return ReplaySummary(
-            files: [file, broken, FileReport(path: "empty.fathom", redactor: redactor)], elapsed: .seconds(1),
-            stopped: nil)
+        var broken = FileReport(path: "tests/b.fathom", redactor: redactor)
+        broken.problem = "tests/b.fathom:1: no such file: x.json"
+        let empty = FileReport(path: "empty.fathom", redactor: redactor)
+        return ReplaySummary(files: [file, broken, empty], elapsed: .seconds(1), stopped: nil)
     }
 
     @Test(arguments: [JUnitSchema.junit10, JUnitSchema.ant].map(\.name))

@@ -242,20 +242,7 @@ import Testing
     @Test func everyOutcomeHasItsElement() throws {
         let redactor = Redactor()
         redactor.addSecret("s3cr3t-token-value")
-        var passed = RequestReport(name: "get /a (line 2)", line: 2)
-        passed.time = .milliseconds(12)
-        passed.notes = ["compared with nothing"]
-        var failed = RequestReport(name: "get /b (line 3)", line: 3)
-        failed.failures = [.recording(["status 200 → 500"])]
-        var errored = RequestReport(name: "get /c?t=s3cr3t-token-value (line 4)", line: 4)
-        errored.failures = [.interrupted(.signal(SIGINT))]
-        var skipped = RequestReport(name: "get /d (line 5)", line: 5)
-        skipped.skipped = "not run: line 3 failed"
-        var file = FileReport(path: "tests/a.fathom", redactor: redactor)
-        file.requests = [passed, failed, errored, skipped]
-        var broken = FileReport(path: "tests/b.fathom", redactor: redactor)
-        broken.problem = "tests/b.fathom:1: no such file: x.json"
-        let summary = ReplaySummary(files: [file, broken], elapsed: .seconds(1), stopped: nil)
+        let summary = JUnitSchemaTests.everyOutcome(redactor: redactor)
         #expect(summary.status == 2)
         let xml = JUnitReport.xml(summary)
         #expect(
