@@ -103,6 +103,16 @@ import Testing
             """)
         #expect(results.map(\.outcome) == [.succeeded, .succeeded, .succeeded, .succeeded, .failed])
         #expect(Self.text([results[2]], executor).contains("shared with http://127.0.0.1:18002"))
+        // A URL written with a variable shares its expanded origin; a path names no origin.
+        let more = await Self.run(
+            executor,
+            """
+            set gateway = http://127.0.0.1:18003
+            api share {{gateway}}
+            api share /users
+            api unshare {{gateway}}
+            """)
+        #expect(more.map(\.outcome) == [.succeeded, .succeeded, .failed, .succeeded], "\(more.map(\.outputs))")
     }
 
     /// A description loaded before any base gives the base from its servers only until the person

@@ -64,8 +64,10 @@ struct ApiCommand: SingleCommand {
         case .share(let url):
             let index = try executor.currentAPIIndex(for: "api share")
             let rules = executor.session.scopeRules
-            guard let origin = rules.origin(ofTarget: url), url.contains("://") else {
-                _ = try RequestURL(parsing: try executor.session.variables.expand(url))
+            // The URL's own origin, variables expanded (`api share {{gateway}}`); a path names none.
+            let expanded = try executor.session.variables.expand(url)
+            guard let origin = Origin(url: expanded) else {
+                _ = try RequestURL(parsing: expanded)
                 throw CommandError("'\(url)' is not an http(s) URL", hint: "api share https://host:port")
             }
             if let other = rules.api(for: origin), other == index {
@@ -76,7 +78,7 @@ struct ApiCommand: SingleCommand {
             }
         case .unshare(let url):
             let index = try executor.currentAPIIndex(for: "api unshare")
-            let origin = executor.session.scopeRules.origin(ofTarget: url)
+            let origin = (try? executor.session.variables.expand(url)).flatMap { Origin(url: $0) }
             // Origins are read before the list changes: reading the session inside a closure that
             // changes it would be an overlapping access (a crash, not an error).
             let shared = executor.session.apis[index].shared
