@@ -92,6 +92,10 @@ import Testing
             await executor.run("inspect #2 $.closed.by").outputs.map { texts(CommandResult(.succeeded, [$0])) }
                 .joined().contains("client"))
         #expect(await executor.run("expect status 200").outcome == .failed)
+        // `responses` lists it in its place among the responses.
+        let listed = texts(await executor.run("responses"))
+        #expect(listed.contains("#1 GET /users/1"), "\(listed)")
+        #expect(listed.contains("#2 WS ws://127.0.0.1:\(server.port)/ws · 2 received, 1 sent"), "\(listed)")
         await server.stop()
     }
 

@@ -14,9 +14,21 @@ struct ResponsesCommand: SingleCommand {
     var line: String { "responses" }
 
     func run(in executor: isolated Executor) async throws -> CommandResult {
-        let items = executor.record.responses.entries.map { entry in
-            Listing.Item(name: "#\(entry.number)", value: executor.shownPath(entry.response.url), response: entry)
+        let history = executor.record.responses
+        // Responses and the other exchanges (batches, WebSocket conversations), in number order.
+        let responses = history.entries.map { entry in
+            (
+                entry.number,
+                Listing.Item(name: "#\(entry.number)", value: executor.shownPath(entry.response.url), response: entry)
+            )
         }
+        let exchanges = history.exchanges.map { entry in
+            (
+                entry.number,
+                Listing.Item(name: "#\(entry.number)", value: executor.redactor.redact(entry.exchange.listed))
+            )
+        }
+        let items = (responses + exchanges).sorted { $0.0 < $1.0 }.map(\.1)
         return .shows(.listing(Listing(kind: .responses, items: items)))
     }
 }

@@ -219,6 +219,8 @@ extension BatchSummary {
 extension BatchSummary: Exchange {
     func document() -> JSON { json }
 
+    var listed: String { "batch \(method) \(shownPath) × \(completed)" }
+
     func notAResponse(last: Bool) -> CommandError {
         let requests = "\(completed) request\(completed == 1 ? "" : "s")"
         return CommandError(

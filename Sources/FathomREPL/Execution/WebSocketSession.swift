@@ -242,6 +242,11 @@ struct Conversation: Exchange {
 
     func document() -> JSON { socket.document() }
 
+    var listed: String {
+        let (received, sent) = socket.counts
+        return "WS \(socket.shownURL) · \(received) received, \(sent) sent" + (socket.closed == nil ? " · open" : "")
+    }
+
     func notAResponse(last: Bool) -> CommandError {
         CommandError(
             "\(last ? "the last entry is" : "#\(number) is") the WebSocket conversation #\(number), not a response",

@@ -319,7 +319,11 @@ struct OutputRenderer: Sendable {
         case .responses:
             let width = (items.last?.name.count ?? 1)
             lines = items.map { item in
-                guard let response = item.response?.response else { return item.name }
+                guard let response = item.response?.response else {
+                    // Another kind of exchange: its line as it gave it.
+                    let name = palette.bold(item.name.padding(toLength: width, withPad: " ", startingAt: 0))
+                    return [name, item.value ?? ""].joined(separator: " ")
+                }
                 return [
                     palette.bold(item.name.padding(toLength: width, withPad: " ", startingAt: 0)),
                     response.request.method.rawValue, item.value ?? "", palette.status(response.status),

@@ -13,6 +13,9 @@ protocol Exchange: Sendable {
     /// `show #N > FILE`): what it is, and what reads it instead. `last`: it was asked for as the
     /// last entry, not by number.
     func notAResponse(last: Bool) -> CommandError
+    /// The entry in one line, as `responses` lists it after its number (`WS ws://…/ws · 3
+    /// received, 1 sent`).
+    var listed: String { get }
 }
 
 /// The numbered responses of a session, `#1`, `#2`, …, kept up to a count and a byte bound,
