@@ -66,6 +66,39 @@ import Testing
         #expect(elapsed < .seconds(20))
     }
 
+    /// With a rate, each result says how late it started after its time on the schedule: one in
+    /// flight against a 50 ms server cannot keep 100/s, and the lag shows it; room in flight
+    /// keeps the schedule.
+    @Test func aResultSaysHowLateItStarted() async throws {
+        let transport = MockTransport()
+        transport.register(
+            "/slow",
+            .handler { _ in
+                try await Task.sleep(for: .milliseconds(50))
+                return .status(200)
+            })
+        func maxLag(concurrent: Int) async -> Duration {
+            var lag = Duration.zero
+            _ = await client(transport).send(BatchPlan(count: 20, rate: 100, maxConcurrent: concurrent)) { _ in
+                try request("/slow")
+            } handle: { done in
+                lag = max(lag, done.lag)
+            }
+            return lag
+        }
+        // 20 × 50 ms one after another is 1 s of work for a 190 ms schedule.
+        let serial = await maxLag(concurrent: 1)
+        #expect(serial > .milliseconds(500), "\(serial)")
+        let open = await maxLag(concurrent: 64)
+        #expect(open < serial / 2, "\(open) with room in flight, \(serial) with one")
+        // Without a rate there is no schedule to be late for.
+        _ = await client(transport).send(BatchPlan(count: 2, maxConcurrent: 1)) { _ in
+            try request("/slow")
+        } handle: {
+            #expect($0.lag == .zero)
+        }
+    }
+
     @Test func aDurationStopsStartingRequests() async throws {
         let transport = MockTransport()
         transport.register(

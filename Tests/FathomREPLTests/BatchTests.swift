@@ -262,3 +262,47 @@ import Testing
         }
     }
 }
+
+extension BatchTests {
+    /// A rate is an open model: latency counts from each request's time on the schedule, `-c`
+    /// defaults to as many in flight as the schedule needs, and a schedule that could not be kept
+    /// says so (sent of planned, how late).
+    @Test func aRateSaysWhenItsScheduleSlipped() async throws {
+        let transport = MockTransport()
+        transport.register(
+            "/slow",
+            .handler { _ in
+                try await Task.sleep(for: .milliseconds(50))
+                return .status(200)
+            })
+        let executor = Executor(
+            options: .init(environmentPaths: [], dotEnvPath: nil, environment: [:], transport: transport))
+        let results = await run(
+            executor,
+            """
+            base http://api.test
+            get /slow --rate 100/s --duration 1s -c 1
+            get /slow --repeat 3 --rate 10/s
+            """)
+        let slipped = try summary(results[1])
+        #expect(slipped.scheduleSlipped)
+        #expect(slipped.options.planned == 100 && slipped.sent < 40, "\(slipped.sent) sent")
+        #expect((slipped.maxLag ?? .zero) > .milliseconds(300))
+        // The wait counts: p99 from the schedule is far above the server's 50 ms.
+        #expect((slipped.latency?.p99 ?? .zero) > .milliseconds(300))
+        let text = OutputRenderer(palette: Palette(enabled: false), redactor: Redactor())
+            .render(.batch(slipped)).text
+        #expect(text.contains("schedule slipped:") && text.contains("of 100 planned requests sent"), "\(text)")
+        #expect(text.contains("allow more in flight with `-c N` (now 1)"))
+        #expect(text.contains("* from each request's time on the schedule"))
+        // Without -c a rate keeps as many in flight as it needs (up to 256), and says its plan.
+        let kept = try summary(results[2])
+        #expect(kept.options.maxConcurrent == BatchOptions.rateConcurrency)
+        #expect(kept.sent == 3)
+        guard case .object(let members) = kept.json, let plan = members.first(where: { $0.key == "plan" })?.value,
+            case .object(let planMembers) = plan
+        else { throw CommandError("no plan") }
+        #expect(planMembers.contains { $0.key == "concurrency" && $0.value == .number("256") })
+        #expect(members.contains { $0.key == "planned" } && members.contains { $0.key == "maxLagMs" })
+    }
+}

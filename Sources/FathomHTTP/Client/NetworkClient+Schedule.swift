@@ -47,6 +47,11 @@ public struct BatchResult: Sendable {
     public var result: Result<NetworkResponse<Data>, NetworkError>
     /// From the request starting to its result: its latency, whether or not a response came.
     public var elapsed: Duration
+    /// How late the request started after its time on the plan's schedule.
+    ///
+    /// With `elapsed`, its latency as the schedule saw it (wrk2's and vegeta's measure). Zero
+    /// without a rate.
+    public var lag: Duration = .zero
 }
 
 /// How a scheduled batch ended.
@@ -145,8 +150,10 @@ extension NetworkClient {
                     let index = next
                     next += 1
                     inFlight += 1
+                    let scheduled = plan.due(index).map { start + $0 }
                     group.addTask {
                         let began = ContinuousClock.now
+                        let lag = scheduled.map { max(.zero, began - $0) } ?? .zero
                         let result: Result<NetworkResponse<Data>, NetworkError>
                         // This task sends one request and ends: a body's deadline may cancel it.
                         result = await BodyDeadlines.$ownsTask.withValue(true) {
@@ -156,7 +163,8 @@ extension NetworkClient {
                                 return .failure(error)
                             }
                         }
-                        return .done(BatchResult(index: index, result: result, elapsed: ContinuousClock.now - began))
+                        return .done(
+                            BatchResult(index: index, result: result, elapsed: ContinuousClock.now - began, lag: lag))
                     }
                 }
             }

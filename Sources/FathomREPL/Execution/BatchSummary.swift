@@ -85,6 +85,8 @@ struct BatchSummary: Sendable {
     var errors: [Errors]
     var latency: Latencies?
     var firstByte: Latencies?
+    /// With a rate: the latest a request started after its time on the schedule.
+    var maxLag: Duration?
     /// Largest first.
     var classes: [BodyClass]
     /// Responses in classes past the tally's limit, counted only.
@@ -114,6 +116,7 @@ struct BatchSummary: Sendable {
         .map { Errors(kind: $0.key, count: $0.value.count, first: $0.value.first) }
         latency = Latencies(tally.latency)
         firstByte = Latencies(tally.firstByte)
+        maxLag = tally.fromSchedule ? tally.maxLag : nil
         unclassified = tally.unclassified
         let sorted = tally.classes.enumerated().sorted {
             $0.element.count > $1.element.count || ($0.element.count == $1.element.count && $0.offset < $1.offset)
@@ -129,6 +132,16 @@ struct BatchSummary: Sendable {
                 status: tallied.status, count: tallied.count, response: tallied.response, json: tallied.json, diff: diff
             )
         }
+    }
+
+    /// Whether the schedule of a rate could not be kept: fewer sent than planned (and it was not
+    /// cancelled or stopped), or a request started later than a tenth of a second — or one period
+    /// of the rate, when that is longer — after its time.
+    var scheduleSlipped: Bool {
+        guard let rate = options.rate else { return false }
+        if case .finished = ending, let planned = options.planned, sent < planned { return true }
+        let allowed = max(Duration.milliseconds(100), .seconds(1 / max(rate, 1e-9)))
+        return (maxLag ?? .zero) > allowed
     }
 
     /// Requests per second that completed.
@@ -183,9 +196,16 @@ extension BatchSummary {
             if let diff = bodyClass.diff { members.append(member("diff", diff.summaryJSON)) }
             return .object(members)
         }
+        var schedule: [JSON.Member] = []
+        if let maxLag {
+            // Latency counts from the schedule; these say how well it was kept.
+            if let planned = options.planned { schedule.append(member("planned", integer(planned))) }
+            schedule.append(member("maxLagMs", milliseconds(maxLag)))
+            schedule.append(member("scheduleSlipped", .bool(scheduleSlipped)))
+        }
         var plan: [JSON.Member] = []
         if let count = options.count { plan.append(member("repeat", integer(count))) }
-        plan.append(member("concurrency", integer(options.concurrency ?? 1)))
+        plan.append(member("concurrency", integer(options.maxConcurrent)))
         if let duration = options.duration { plan.append(member("durationMs", milliseconds(duration))) }
         if let rate = options.rate { plan.append(member("rate", .number(Self.decimal(rate)))) }
         if let data = options.data { plan.append(member("data", .string(data))) }
@@ -198,7 +218,7 @@ extension BatchSummary {
                 member("completed", integer(completed)),
                 member("durationMs", milliseconds(elapsed)),
                 member("rate", .number(Self.decimal(rate))),
-            ] + ending + [
+            ] + ending + schedule + [
                 member("status", .object(statuses.map { member(String($0.code), integer($0.count)) })),
                 member("errors", .object(errors.map { member($0.kind, integer($0.count)) })),
                 member("latency", latencies(latency)),

@@ -53,18 +53,26 @@ struct BatchTally {
     private(set) var classes: [BodyClass] = []
     /// Responses in classes past ``classLimit``.
     private(set) var unclassified = 0
+    /// With a rate: latency counts from each request's time on the schedule, not its actual start.
+    let fromSchedule: Bool
+    /// The latest any request started after its time on the schedule.
+    private(set) var maxLag = Duration.zero
     private var classIndex: [ClassKey: Int] = [:]
     private var rawIndex: [RawKey: Int] = [:]
 
-    init(volatile: [JSONPath]) {
+    init(volatile: [JSONPath], fromSchedule: Bool = false) {
         self.volatile = volatile
+        self.fromSchedule = fromSchedule
     }
 
     var errorCount: Int { errors.values.reduce(0) { $0 + $1.count } }
     var completed: Int { responses + errorCount }
 
     mutating func add(_ result: BatchResult) {
-        latency.record(Self.microseconds(result.elapsed))
+        // On a schedule, a request that starts late was waiting: that wait is latency too
+        // (coordinated omission otherwise hides a stalled server behind the requests it delayed).
+        latency.record(Self.microseconds(fromSchedule ? result.elapsed + result.lag : result.elapsed))
+        maxLag = max(maxLag, result.lag)
         switch result.result {
         case .success(let response):
             responses += 1

@@ -25,7 +25,8 @@ extension Executor {
         // A connection for each request in flight.
         clients.connectionsWanted = max(clients.connectionsWanted, plan.maxConcurrent)
         let client = try await client(for: outgoing.scope)
-        var tally = BatchTally(volatile: session.volatile.compactMap { try? JSONPath($0) })
+        var tally = BatchTally(
+            volatile: session.volatile.compactMap { try? JSONPath($0) }, fromSchedule: options.rate != nil)
         feeds.progress.start(total: plan.count)
         defer { feeds.progress.finish() }
         let start = ContinuousClock.now

@@ -52,9 +52,19 @@ struct BatchRenderer {
                             + palette.dim(" (\(renderer.message(.network(errors.first))))")
                     }.joined(separator: " · "))
         }
+        if summary.scheduleSlipped {
+            // The open model's promise: say when the schedule was not kept, and how far.
+            var said = "schedule slipped:"
+            if let planned = summary.options.planned, summary.sent < planned {
+                said += " \(Count.grouped(summary.sent)) of \(Count.grouped(planned)) planned requests sent;"
+            }
+            said += " the latest started \(Self.latency(summary.maxLag ?? .zero)) late"
+            said += " — allow more in flight with `-c N` (now \(summary.options.maxConcurrent))"
+            lines.append(palette.yellow(said))
+        }
         if let latency = summary.latency {
             lines.append(
-                label("latency")
+                label(summary.maxLag == nil ? "latency" : "latency*")
                     + [
                         ("min", latency.min), ("p50", latency.p50), ("p90", latency.p90), ("p99", latency.p99),
                         ("p99.9", latency.p999), ("max", latency.max),
@@ -67,6 +77,9 @@ struct BatchRenderer {
                     .map { "\(palette.dim($0.0)) \(Self.latency($0.1))" }.joined(separator: " · "))
         }
         lines += classes(summary)
+        if summary.maxLag != nil {
+            lines.append(palette.dim("* from each request's time on the schedule, as wrk2 and vegeta measure"))
+        }
         return lines.joined(separator: "\n")
     }
 

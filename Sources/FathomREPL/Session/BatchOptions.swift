@@ -49,7 +49,23 @@ struct BatchOptions: Equatable, Sendable {
         var count = self.count
         // One request per row, unless a count or a duration says how many (rows then cycle).
         if count == nil, duration == nil, let rows { count = rows }
-        return BatchPlan(count: count, duration: duration, rate: rate, maxConcurrent: concurrency ?? 1)
+        return BatchPlan(count: count, duration: duration, rate: rate, maxConcurrent: maxConcurrent)
+    }
+
+    /// The most requests in flight: `-c`, else one at a time — or with a rate, as many as the
+    /// schedule needs up to ``rateConcurrency``, so a slow server does not quietly slow the
+    /// schedule down (an open model, as wrk2 and vegeta send).
+    var maxConcurrent: Int { concurrency ?? (rate == nil ? 1 : Self.rateConcurrency) }
+
+    /// How many a rate keeps in flight at most when `-c` does not say.
+    static let rateConcurrency = 256
+
+    /// How many requests the plan means to send, when it says (a count, or a rate for a duration).
+    var planned: Int? {
+        if let count { return count }
+        guard let rate, let duration else { return nil }
+        let planned = (rate * duration.seconds).rounded(.up)
+        return planned < Double(Int.max) ? Int(planned) : nil
     }
 
     /// The flags as a line writes them, each with its value.
