@@ -91,7 +91,9 @@ struct BatchRenderer {
         if let data = options.data { plan.append("rows of \(data)") }
         if let duration = options.duration { plan.append("for \(duration.shortDescription)") }
         if let rate = options.rate { plan.append("at \(BatchOptions.rateWord(rate))") }
-        plan.append("\(options.concurrency ?? 1) at once")
+        plan.append(
+            options.concurrency == nil && options.rate != nil
+                ? "up to \(options.maxConcurrent) at once" : "\(options.maxConcurrent) at once")
         return palette.bold("#\(summary.number)") + " " + summary.method + " " + palette.cyan(summary.shownPath) + " "
             + plan.joined(separator: ", ") + ": " + Count.grouped(summary.completed) + " in "
             + summary.elapsed.shortDescription + ", " + Count.grouped(Int(summary.rate.rounded())) + "/s"
