@@ -306,3 +306,33 @@ extension BatchTests {
         #expect(members.contains { $0.key == "planned" } && members.contains { $0.key == "maxLagMs" })
     }
 }
+
+extension BatchTests {
+    /// `diff` compares any two entries of the history: two batches as their summaries.
+    @Test func twoBatchesDiffAsTheirSummaries() async throws {
+        let transport = MockTransport()
+        transport.register("/a", .json(#"{"ok": true}"#))
+        transport.register("/b", .status(503))
+        let executor = Executor(
+            options: .init(environmentPaths: [], dotEnvPath: nil, environment: [:], transport: transport))
+        let results = await run(
+            executor,
+            """
+            base http://api.test
+            get /a --repeat 2
+            get /b --repeat 3
+            diff #1 #2 --ignore $.durationMs --ignore $.rate --ignore $.latency --ignore $.firstByte
+            diff #1 #2 --headers
+            diff #1
+            """)
+        #expect(results[3].outcome == .succeeded, "\(results[3].outputs)")
+        guard case .diff(let diff)? = results[3].outputs.first, case .json(let changes)? = diff.body else {
+            throw CommandError("no diff: \(results[3].outputs)")
+        }
+        #expect(diff.old.title == "batch GET /a × 2" && diff.new.title == "batch GET /b × 3")
+        let patch = changes.patch.json.formatted(.compactText)
+        #expect(patch.contains(#""path":"/sent""#) && patch.contains(#""/status/503""#), "\(patch)")
+        #expect(results[4].outcome == .failed, "a batch has no headers")
+        #expect(results[5].outcome == .succeeded, "the last entry is the batch: compared with it")
+    }
+}

@@ -10,7 +10,8 @@ struct DiffCommand: SingleCommand {
         summary: "compare two responses, the last two by default",
         details: """
             Status and headers as a short list; JSON bodies structurally (volatile fields left out), \
-            text bodies as a unified diff.
+            text bodies as a unified diff. A batch or a WebSocket conversation named by number is \
+            compared as the document `inspect #N $` reads.
             """,
         completion: .words(["--body", "--headers", "--all", "--ignore"]), group: .responses)
 
@@ -75,6 +76,10 @@ struct DiffCommand: SingleCommand {
 
     func run(in executor: isolated Executor) async throws -> CommandResult {
         let responses = executor.record.responses
+        // Any other exchange named (a batch, a WebSocket conversation) is compared as its document.
+        if let old, [old, new].contains(where: { responses.exchange($0) != nil }) {
+            return try documents(old: old, new: new, in: executor)
+        }
         let entries = responses.entries
         let older: ResponseHistory.Entry
         let newer: ResponseHistory.Entry
@@ -102,8 +107,7 @@ struct DiffCommand: SingleCommand {
         let a = older.response
         let b = newer.response
         var diff = ResponseDiff(
-            old: executor.responseOutput(older, checked: false), new: executor.responseOutput(newer, checked: false),
-            scope: scope, headers: [],
+            old: Self.side(older, executor), new: Self.side(newer, executor), scope: scope, headers: [],
             ignored: ignored)
         if scope != .body {
             if a.status != b.status { diff.status = (a.status, b.status) }
@@ -143,6 +147,43 @@ struct DiffCommand: SingleCommand {
             changes.append(.init(kind: .added, name: name, new: value))
         }
         return changes
+    }
+
+    /// A response as a side of a diff: its number, method and path as lists show it.
+    private static func side(_ entry: ResponseHistory.Entry, _ executor: isolated Executor) -> ResponseDiff.Side {
+        let response = entry.response
+        return ResponseDiff.Side(
+            number: entry.number, title: "\(response.request.method) \(executor.shownPath(response.url))")
+    }
+
+    /// Two entries of which one is not an HTTP response (a batch, a WebSocket conversation):
+    /// their documents, as `inspect #N $` reads them, compared structurally. Status and headers
+    /// are a response's; asking for them here is an error.
+    private func documents(old: Int, new: Int?, in executor: isolated Executor) throws -> CommandResult {
+        guard scope != .headers else {
+            throw CommandError(
+                "only responses have headers to compare", hint: "`diff #\(old) #N` compares the two whole")
+        }
+        let responses = executor.record.responses
+        func side(_ number: Int?) throws -> (ResponseDiff.Side, JSON) {
+            if let entry = responses.exchange(number) {
+                let title = executor.redactor.redact(entry.exchange.listed)
+                return (ResponseDiff.Side(number: entry.number, title: title), entry.exchange.document())
+            }
+            let entry = try responses.entry(number)
+            return (Self.side(entry, executor), try executor.json(of: entry))
+        }
+        let (a, oldDocument) = try side(old)
+        let (b, newDocument) = try side(new)
+        guard a.number != b.number else {
+            throw CommandError("#\(a.number) is the last entry", hint: "name the other one: diff #\(a.number) #N")
+        }
+        let ignored = ignore + executor.session.volatile
+        let paths = try ignored.map { try JSONPath($0) }
+        var diff = ResponseDiff(old: a, new: b, scope: scope, headers: [], ignored: ignored)
+        let changes = JSONDiff(from: oldDocument, to: newDocument, options: JSONDiff.Options(ignore: paths))
+        diff.body = changes.isEmpty ? nil : .json(changes)
+        return .shows(.diff(diff))
     }
 
     /// The body change: structural for JSON, by lines for text; `nil` when the bodies are the same.

@@ -220,8 +220,15 @@ struct Inspection: Sendable {
     var showPaths: Bool
 }
 
-/// `diff`: two responses, the parts the scope asked for, and what was ignored.
+/// `diff`: two entries of the history (responses, or any exchange), the parts the scope asked
+/// for, and what was ignored.
 struct ResponseDiff: Sendable {
+    /// One side: its number and what it was (`GET /users/1`, `WS ws://…/ws`).
+    struct Side: Sendable {
+        var number: Int
+        var title: String
+    }
+
     struct HeaderChange: Sendable {
         enum Kind: Sendable { case changed, removed, added }
         var kind: Kind
@@ -236,8 +243,8 @@ struct ResponseDiff: Sendable {
         case binary(oldSize: Int, newSize: Int)
     }
 
-    var old: ResponseOutput
-    var new: ResponseOutput
+    var old: Side
+    var new: Side
     var scope: DiffCommand.Scope
     var status: (old: HTTPStatus, new: HTTPStatus)?
     var headers: [HeaderChange]

@@ -509,8 +509,8 @@ struct OutputRenderer: Sendable {
         let a = diff.old
         let b = diff.new
         var text =
-            palette.bold("#\(a.number)") + " \(a.response.request.method) \(a.shownPath) → "
-            + palette.bold("#\(b.number)") + " \(b.response.request.method) \(b.shownPath)\n"
+            palette.bold("#\(a.number)") + " \(TerminalText.visible(a.title)) → " + palette.bold("#\(b.number)") + " "
+            + TerminalText.visible(b.title) + "\n"
         if let status = diff.status {
             text += "status  \(palette.status(status.old)) → \(palette.status(status.new))\n"
         }
