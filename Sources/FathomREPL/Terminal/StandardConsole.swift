@@ -130,7 +130,9 @@ public final class StandardConsole: Console {
             tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
         }
         defer {
-            if hasTerminal { tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) }
+            // TCSANOW, not TCSAFLUSH: what was typed after the answer (the next line, typed
+            // ahead) is the next line's, and stays queued for the line editor.
+            if hasTerminal { tcsetattr(STDIN_FILENO, TCSANOW, &saved) }
             StandardStreams.write("\n", to: STDERR_FILENO)
         }
         let deadline = ContinuousClock.now + secretWait
