@@ -27,11 +27,18 @@ extension NetworkClient {
         cookies: CookieJar? = nil
     ) async throws(NetworkError) -> WebSocketConnection {
         var request = request
-        // Prepared as the HTTP request the upgrade is: `ws` is `http`, `wss` is `https`.
-        let lower = request.target.lowercased()
-        if lower.hasPrefix("ws://") { request.target = "http://" + request.target.dropFirst(5) }
-        if lower.hasPrefix("wss://") { request.target = "https://" + request.target.dropFirst(6) }
+        // Prepared as the HTTP request the upgrade is.
+        request.target = Self.httpTarget(request.target)
         return try await webSocket(try prepared(request), configuration: configuration, cookies: cookies)
+    }
+
+    /// `ws://…` as `http://…` and `wss://…` as `https://…` (the upgrade is an HTTP request);
+    /// anything else as it is.
+    @_spi(Fathom) public static func httpTarget(_ target: String) -> String {
+        let lower = target.lowercased()
+        if lower.hasPrefix("ws://") { return "http://" + target.dropFirst(5) }
+        if lower.hasPrefix("wss://") { return "https://" + target.dropFirst(6) }
+        return target
     }
 
     /// Opens a WebSocket for a request that is already prepared, as

@@ -55,7 +55,7 @@ extension Executor {
     /// strict`) the reason it is not sent.
     func checkBeforeSending(_ outgoing: Outgoing) async throws -> [String] {
         var problems = requestProblems(outgoing)
-        var scope = outgoing.scope
+        let scope = outgoing.scope
         if scope.validation == .strict {
             // Strict: an operation the description's structure problems touch is not trusted
             // to check a request; the structure check is waited for when it still runs.

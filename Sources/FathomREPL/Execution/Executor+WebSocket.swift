@@ -22,7 +22,8 @@ extension Executor {
             throw CommandError("a WebSocket to \(open.shownURL) is open", hint: "`close` it first")
         }
         var draft = Draft()
-        draft.target = Self.httpTarget(try session.variables.expand(written))
+        // As the HTTP request the upgrade is: for the base, the API and the proxy it belongs to.
+        draft.target = NetworkClient.httpTarget(try session.variables.expand(written))
         let outgoing = try prepare(draft)
         let request = outgoing.request
         let settings = session.settings
@@ -147,14 +148,5 @@ extension Executor {
             throw CommandError("no WebSocket is open", hint: "open one with `ws PATH` (`send` alone sends the draft)")
         }
         return open
-    }
-
-    /// `ws://…` as `http://…` and `wss://…` as `https://…`, for the base, the API and the proxy
-    /// it belongs to; anything else as it is.
-    static func httpTarget(_ target: String) -> String {
-        let lower = target.lowercased()
-        if lower.hasPrefix("ws://") { return "http://" + target.dropFirst(5) }
-        if lower.hasPrefix("wss://") { return "https://" + target.dropFirst(6) }
-        return target
     }
 }

@@ -228,8 +228,12 @@ public actor Executor {
         refreshSnapshot()
         for case .response(let output) in result.outputs {
             let response = output.response
-            let entry = ResponseHistory.Entry(number: output.number, response: response)
-            // Parsed once: `expect`, `let` and `inspect` on this response reuse the same tree.
+            // The entry as kept (its stream parsed already), or the output's response when the
+            // history has let it go. Parsed once: `expect`, `let` and `inspect` reuse the tree.
+            let entry =
+                (try? record.responses.entry(output.number))
+                ?? ResponseHistory.Entry(
+                    number: output.number, response: response)
             let paths = PathHarvester.paths(in: response, base: baseURL()) {
                 PathHarvester.harvests(response) ? try? self.json(of: entry) : nil
             }

@@ -335,11 +335,17 @@ struct JSONOutputRenderer: Sendable {
         return .object(members)
     }
 
+    private static func string(_ key: String, _ value: String) -> JSON.Member {
+        JSON.Member(key: key, value: .string(value))
+    }
+
+    private static func number(_ key: String, _ value: Int) -> JSON.Member {
+        JSON.Member(key: key, value: .number(String(value)))
+    }
+
     /// What a network failure is made of, as fields a script reads without parsing the sentence:
     /// `error` (its kind) and the values it names (`host`, `port`, `timeout`, `after_ms`, `limit`).
     static func networkFields(_ error: NetworkError) -> [JSON.Member] {
-        func string(_ key: String, _ value: String) -> JSON.Member { JSON.Member(key: key, value: .string(value)) }
-        func number(_ key: String, _ value: Int) -> JSON.Member { JSON.Member(key: key, value: .number(String(value))) }
         func milliseconds(_ duration: Duration) -> JSON.Member {
             JSON.Member(key: "after_ms", value: .number(Self.milliseconds(duration)))
         }
@@ -373,8 +379,6 @@ struct JSONOutputRenderer: Sendable {
 
     /// A failure's kind and what it is made of: `reason`, `hint`, `column` for a line's error.
     static func failureFields(_ reason: Failure.Reason, advice: String? = nil) -> [JSON.Member] {
-        func string(_ key: String, _ value: String) -> JSON.Member { JSON.Member(key: key, value: .string(value)) }
-        func number(_ key: String, _ value: Int) -> JSON.Member { JSON.Member(key: key, value: .number(String(value))) }
         switch reason {
         case .command(let error):
             var members = [string("kind", "command"), string("reason", error.message)]

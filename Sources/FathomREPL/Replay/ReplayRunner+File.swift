@@ -221,17 +221,14 @@ struct FileRun {
         case .load(let loaded)?:
             // A file this one loads runs here, line by line, in the same session and report,
             // its file names read from its own folder.
-            guard depth < LoadCommand.depthLimit else {
-                failures += Self.failures([LoadCommand.tooDeep])
-                break
-            }
             record(failures)
             failures = []
             var next = Next.next
-            _ = await LoadedLines.run(loaded, in: executor, depth: depth) { nested in
+            let ran = await LoadedLines.run(loaded, in: executor, depth: depth) { nested in
                 next = await process(nested, in: loaded.path, loadedFrom: loaded.path, depth: depth + 1)
                 return next == .next
             }
+            if !ran { failures = Self.failures([LoadCommand.tooDeep]) }
             // `exit` in a loaded file ends that file, as at the prompt.
             if next == .stop { return .stop }
         case .replay?:

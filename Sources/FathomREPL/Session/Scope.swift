@@ -28,11 +28,6 @@ struct Origin: Hashable, Sendable, Comparable, CustomStringConvertible {
         self = parsed
     }
 
-    /// An origin already serialized (`Origin(url:)` made it once).
-    init(serialized: String) {
-        description = serialized
-    }
-
     static func < (a: Origin, b: Origin) -> Bool { a.description < b.description }
 }
 
