@@ -48,6 +48,18 @@ import Testing
         #expect(decisions.isEmpty, "\(decisions.joined(separator: "\n"))")
     }
 
+    /// A failure's sentence is made in one place, `ErrorRenderer`, from its values: nothing
+    /// reads a sentence back apart on its dash to get the hint, and nothing outside
+    /// `Parsing/CommandError.swift` and the renderers reads a line's error as its text to decide.
+    @Test func noCodeSplitsASentenceToGetItsParts() throws {
+        let splits = try Self.uses(of: #"(separatedBy|split\(separator|range\(of|components\(separatedBy):?\s*"\s*—"#) {
+            _ in false
+        }
+        #expect(splits.isEmpty, "\(splits.joined(separator: "\n"))")
+        let readsText = try Self.uses(of: #"\.message\.(hasPrefix|contains|hasSuffix)\("#) { _ in false }
+        #expect(readsText.isEmpty, "\(readsText.joined(separator: "\n"))")
+    }
+
     /// No line is run by its text from inside the program: commands are values.
     @Test func noCommandIsRunByItsText() throws {
         let byText = try Self.uses(of: #"\brun\("[a-z]"#) { _ in false }

@@ -16,7 +16,7 @@ import Testing
 
     private func summary(_ result: CommandResult?) throws -> BatchSummary {
         for case .batch(let summary) in result?.outputs ?? [] { return summary }
-        throw CommandError("no batch in \(String(describing: result?.outputs))")
+        throw CommandError(.session, "no batch in \(String(describing: result?.outputs))")
     }
 
     @Test func aRaceShowsAsClassesOfBodies() async throws {
@@ -65,12 +65,14 @@ import Testing
         // One entry in the history, read as its summary.
         #expect(await executor.record.responses.exchange(nil, as: BatchSummary.self)?.number == 1)
         let inspected = await executor.run("inspect #1 $.classes[1].body.balance")
-        guard case .inspection(let inspection)? = inspected.outputs.first else { throw CommandError("no inspection") }
+        guard case .inspection(let inspection)? = inspected.outputs.first else {
+            throw CommandError(.session, "no inspection")
+        }
         #expect(inspection.nodes.map(\.value) == [.number("-50")])
         let status = await executor.run("expect status 200")
         #expect(status.outcome == .failed)
         guard case .failure(let failure)? = status.outputs.first, case .command(let error) = failure.reason else {
-            throw CommandError("expected a failure")
+            throw CommandError(.session, "expected a failure")
         }
         #expect(error.message == "the last entry is batch #1 (50 requests), not one response")
         #expect(transport.requests.count == 50)
@@ -92,7 +94,7 @@ import Testing
             """)
         #expect(results.map(\.outcome) == [.succeeded, .succeeded])
         let bodies = try transport.requests.map { request -> JSON in
-            guard case .bytes(let data)? = request.body else { throw CommandError("no body") }
+            guard case .bytes(let data)? = request.body else { throw CommandError(.session, "no body") }
             return try JSON(parsing: data)
         }
         #expect(Set(transport.requests.map(\.url.path)) == ["/people/0", "/people/1"])
@@ -159,7 +161,7 @@ import Testing
         let summary = try summary(last)
         #expect(summary.errors.map(\.kind) == ["no mock"] && summary.errorCount == 3)
         guard case .failure(let failure)? = last.outputs.last, case .network(.noMock) = failure.reason else {
-            throw CommandError("expected the batch's error, got \(last.outputs)")
+            throw CommandError(.session, "expected the batch's error, got \(last.outputs)")
         }
         // What happened is kept: the batch is #1, and the draft is as it was.
         #expect(await executor.record.responses.exchange(nil, as: BatchSummary.self)?.number == 1)
@@ -301,7 +303,7 @@ extension BatchTests {
         #expect(kept.sent == 3)
         guard case .object(let members) = kept.json, let plan = members.first(where: { $0.key == "plan" })?.value,
             case .object(let planMembers) = plan
-        else { throw CommandError("no plan") }
+        else { throw CommandError(.session, "no plan") }
         #expect(planMembers.contains { $0.key == "concurrency" && $0.value == .number("256") })
         #expect(members.contains { $0.key == "planned" } && members.contains { $0.key == "maxLagMs" })
     }
@@ -327,7 +329,7 @@ extension BatchTests {
             """)
         #expect(results[3].outcome == .succeeded, "\(results[3].outputs)")
         guard case .diff(let diff)? = results[3].outputs.first, case .json(let changes)? = diff.body else {
-            throw CommandError("no diff: \(results[3].outputs)")
+            throw CommandError(.session, "no diff: \(results[3].outputs)")
         }
         #expect(diff.old.title == "batch GET /a × 2" && diff.new.title == "batch GET /b × 3")
         let patch = changes.patch.json.formatted(.compactText)

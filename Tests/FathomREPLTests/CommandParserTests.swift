@@ -28,7 +28,7 @@ import Testing
         #expect(error?.description == "error at column 1: unknown command 'hedaer' — did you mean 'header'?")
         let indented = #expect(throws: CommandError.self) { try CommandParser.parse("   sned") }
         #expect(indented?.column == 4)
-        #expect(indented?.hint == "did you mean 'send'?")
+        #expect(indented?.advice == "did you mean 'send'?")
     }
 
     @Test func tokenizerHandlesQuotesEscapesAndComments() throws {

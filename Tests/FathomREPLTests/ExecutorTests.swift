@@ -55,7 +55,7 @@ import Testing
         #expect(request.headers[NetworkHeaders.Name("X-Client")] == "fathom")
         #expect(request.headers[NetworkHeaders.Name("X-Trace")] == "abc")
         #expect(request.headers[.contentType] == "application/json")
-        guard case .bytes(let body)? = request.body else { throw CommandError("no body") }
+        guard case .bytes(let body)? = request.body else { throw CommandError(.session, "no body") }
         #expect(String(decoding: body, as: UTF8.self) == #"{"name":"Ada","age":36}"#)
         let response = try #require(results.last?.response)
         #expect(response.number == 1)

@@ -176,7 +176,7 @@ import Testing
         #expect(outcomes == [.succeeded, .succeeded, .failed, .succeeded])
         #expect(
             session.console.stderr
-                == "error: cannot save to \(target): permission denied — the file as it was is unchanged\n")
+                == "error: cannot write to \(target): permission denied — the file as it was is unchanged\n")
         #expect(try String(contentsOfFile: directory + "/s.fathom", encoding: .utf8) == "old\n")
         #expect(session.console.stdout.contains("name = value"))
     }

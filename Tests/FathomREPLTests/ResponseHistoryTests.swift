@@ -40,7 +40,7 @@ import Testing
 
     @Test func numbersThatAreGoneOrNotYetSayWhich() throws {
         var history = ResponseHistory(maxCount: 1)
-        #expect(throws: CommandError("no response yet", hint: "send a request first")) { try history.entry(nil) }
+        #expect(throws: CommandError(.session, .noResponse)) { try history.entry(nil) }
         history.append(try response(bytes: 1))
         history.append(try response(bytes: 1))
         #expect(try history.entry(nil).number == 2)

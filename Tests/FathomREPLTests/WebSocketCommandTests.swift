@@ -250,7 +250,7 @@ final class OutputsSeen: Sendable {
     func waitFor(_ matches: (WebSocketOutput) -> Bool) async throws {
         let deadline = ContinuousClock.now + .seconds(10)
         while !all.contains(where: matches) {
-            guard ContinuousClock.now < deadline else { throw CommandError("not shown: \(all)") }
+            guard ContinuousClock.now < deadline else { throw CommandError(.session, "not shown: \(all)") }
             try await Task.sleep(for: .milliseconds(10))
         }
     }

@@ -68,10 +68,10 @@ struct ApiCommand: SingleCommand {
             let expanded = try executor.session.variables.expand(url)
             guard let origin = Origin(url: expanded) else {
                 _ = try RequestURL(parsing: expanded)
-                throw CommandError("'\(url)' is not an http(s) URL", hint: "api share https://host:port")
+                throw CommandError(.session, "'\(url)' is not an http(s) URL", hint: "api share https://host:port")
             }
             if let other = rules.api(for: origin), other == index {
-                throw CommandError("\(origin) is the base's API already", hint: "`api` lists the APIs")
+                throw CommandError(.session, "\(origin) is the base's API already", hint: "`api` lists the APIs")
             }
             if !executor.session.apis[index].shared.contains(where: { $0.origin == origin }) {
                 executor.session.apis[index].shared.append(API.Share(url: url, origin: origin))
@@ -84,7 +84,8 @@ struct ApiCommand: SingleCommand {
             let shared = executor.session.apis[index].shared
             let kept = shared.filter { $0.origin != origin && $0.url != url }
             guard kept.count < shared.count else {
-                throw CommandError("the base's API is not shared with '\(url)'", hint: "`show session` lists what is")
+                throw CommandError(
+                    .session, "the base's API is not shared with '\(url)'", hint: "`show session` lists what is")
             }
             executor.session.apis[index].shared = kept
         }

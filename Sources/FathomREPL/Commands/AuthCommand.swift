@@ -119,7 +119,8 @@ struct AuthCommand: SingleCommand {
                     answer = try await executor.ask(for: "password", prompt: "password for \(user): ")
                 } catch is CommandError where !executor.options.prompter.canAskForSecrets {
                     throw CommandError(
-                        "auth basic \(user) needs a password", hint: "write USER:PASS, or run on a terminal to be asked"
+                        .session, "auth basic \(user) needs a password",
+                        hint: "write USER:PASS, or run on a terminal to be asked"
                     )
                 }
                 typed = answer
@@ -137,7 +138,7 @@ struct AuthCommand: SingleCommand {
         case .oauth2ClientCredentials(let url, let id, let secret, let scope):
             guard self.scope == .api else {
                 throw CommandError(
-                    "OAuth2 client credentials belong to an API, not to one request",
+                    .session, "OAuth2 client credentials belong to an API, not to one request",
                     hint: "`auth oauth2 client-credentials …` sets them for the base's API")
             }
             let tokenURL = try variables.expand(url)

@@ -139,7 +139,8 @@ struct BodyCommand: SingleCommand {
             do {
                 _ = try JSON(parsing: text)
             } catch {
-                throw CommandError("the body is not valid JSON: \(error.summary)", hint: "fix it or quote it as text")
+                throw CommandError(
+                    .session, "the body is not valid JSON: \(error.summary)", hint: "fix it or quote it as text")
             }
         }
         if case .json(let items) = body { _ = try executor.jsonObject(items) }
@@ -152,7 +153,7 @@ struct BodyCommand: SingleCommand {
     private static func example(in executor: isolated Executor) throws -> CommandResult {
         let operation = try executor.draftOperation(hint: "set its method and path first, or `op OPERATION_ID`")
         guard let (mediaType, value) = try executor.requireSpec().description.exampleBody(for: operation) else {
-            throw CommandError("\(operation.title) takes no request body")
+            throw CommandError(.session, "\(operation.title) takes no request body")
         }
         let body: BodySpec
         let essence = APIOperation.essence(of: mediaType)
@@ -183,7 +184,7 @@ struct BodyCommand: SingleCommand {
     /// the end marker.
     private static func heredocText(_ raw: Substring, column: Int) throws(CommandError) -> String {
         guard let newline = raw.firstIndex(of: "\n") else {
-            throw CommandError("heredoc without an end marker line", column: column)
+            throw CommandError(.parse, "heredoc without an end marker line", column: column)
         }
         let lines = raw[raw.index(after: newline)...].split(separator: "\n", omittingEmptySubsequences: false)
         return lines.dropLast().joined(separator: "\n")
@@ -205,7 +206,8 @@ struct BodyCommand: SingleCommand {
         case "upload":
             let file = try a.single("@FILE to upload")
             guard file.text.hasPrefix("@"), !file.quoted, file.text.count > 1 else {
-                throw CommandError("expected @FILE after upload", column: file.column, hint: "body upload @photo.jpg")
+                throw CommandError(
+                    .parse, "expected @FILE after upload", column: file.column, hint: "body upload @photo.jpg")
             }
             return .upload(String(file.text.dropFirst()))
         case "raw":
@@ -219,7 +221,8 @@ struct BodyCommand: SingleCommand {
             return .form(
                 try a.words().map { word throws(CommandError) in
                     guard let equals = word.text.firstIndex(of: "="), equals != word.text.startIndex else {
-                        throw CommandError("expected name=value", column: word.column, hint: "e.g. body form a=1 b=2")
+                        throw CommandError(
+                            .parse, "expected name=value", column: word.column, hint: "e.g. body form a=1 b=2")
                     }
                     return BodySpec.Field(
                         name: String(word.text[..<equals]), value: String(word.text[word.text.index(after: equals)...]))
@@ -243,25 +246,30 @@ struct BodyCommand: SingleCommand {
                 }
                 if !word.quoted, word.text.hasPrefix("@") {
                     let path = String(word.text.dropFirst())
-                    guard !path.isEmpty else { throw CommandError("missing file name after '@'", column: word.column) }
+                    guard !path.isEmpty else {
+                        throw CommandError(.parse, .missing("file name after '@'"), column: word.column)
+                    }
                     pieces.append(.file(path, binary: binary != nil))
                 } else if let binary {
-                    throw CommandError("--binary goes before an @FILE", column: binary.column)
+                    throw CommandError(.parse, "--binary goes before an @FILE", column: binary.column)
                 } else {
                     pieces.append(.text(word.text))
                 }
                 binary = nil
             }
-            if let binary { throw CommandError("--binary goes before an @FILE", column: binary.column) }
+            if let binary { throw CommandError(.parse, "--binary goes before an @FILE", column: binary.column) }
             guard !pieces.isEmpty else {
-                throw CommandError("missing the pieces", column: a.column, hint: "e.g. body data name=ada @payload.txt")
+                throw CommandError(
+                    .parse, .missing("the pieces"), column: a.column, hint: "e.g. body data name=ada @payload.txt")
             }
             return .data(pieces)
         default:
             if first.text.hasPrefix("@"), !first.quoted {
                 try a.end()
                 let path = String(first.text.dropFirst())
-                guard !path.isEmpty else { throw CommandError("missing file name after '@'", column: first.column) }
+                guard !path.isEmpty else {
+                    throw CommandError(.parse, .missing("file name after '@'"), column: first.column)
+                }
                 return .file(path)
             }
             return .text(String(raw))

@@ -37,13 +37,17 @@ struct CurlCommand: SingleCommand {
         do {
             split = try ShellWords.split(String(arguments.raw))
         } catch {
-            throw CommandError(error.message, column: error.column.map { $0 + column - 1 }, hint: error.hint)
+            var error = error
+            error.column = error.column.map { $0 + column - 1 }
+            throw error
         }
         // Checked now (files are read when it runs): a bad flag stops a session file before it starts.
         do {
             _ = try CurlInvocation.parse(split.words) { _ in Data() }
         } catch {
-            throw CommandError(error.message, column: error.column, hint: error.hint ?? arguments.usage)
+            var error = error
+            error.hint = error.hint ?? arguments.usage
+            throw error
         }
         return CurlCommand(words: split.words, variables: split.variables)
     }

@@ -75,7 +75,7 @@ struct DefaultCommand: SingleCommand {
             let edits = try a.words().map(CommandParser.queryEdit)
             guard edits.count == 1 else {
                 throw CommandError(
-                    "expected one query item", column: a.column, hint: "e.g. default query api-version=2")
+                    .parse, "expected one query item", column: a.column, hint: "e.g. default query api-version=2")
             }
             return .query(edits[0])
         default:

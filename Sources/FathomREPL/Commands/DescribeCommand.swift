@@ -49,7 +49,8 @@ struct DescribeCommand: SingleCommand {
         case .route(let method, let path):
             let relative = description.relativePath(path, basePath: executor.session.basePath)
             guard let found = description.operation(method: method, path: relative) else {
-                throw CommandError("the description has no operation for \(method) \(path)", hint: "`ls` lists them")
+                throw CommandError(
+                    .session, "the description has no operation for \(method) \(path)", hint: "`ls` lists them")
             }
             operation = found
         case .draft:
@@ -62,8 +63,10 @@ struct DescribeCommand: SingleCommand {
     static func operation(id: String, in description: APIDescription) throws(CommandError) -> APIOperation {
         if let found = description.operation(id: id) { return found }
         throw CommandError(
-            "no operation '\(id)' in the description",
-            hint: CommandError.suggestion(for: id, among: description.operationIDs) ?? "`ls` lists the operations")
+            .session,
+            .notFound(
+                kind: "operation", name: id, suggestion: CommandError.closest(to: id, among: description.operationIDs)),
+            hint: "`ls` lists the operations")
     }
 }
 

@@ -41,13 +41,14 @@ struct DiffCommand: SingleCommand {
             case "--all": request.scope = .all
             case "--ignore":
                 guard let path = words.popFirst() else {
-                    throw CommandError("missing a JSONPath after --ignore", column: word.column + word.text.count)
+                    throw CommandError(
+                        .parse, .missing("a JSONPath after --ignore"), column: word.column + word.text.count)
                 }
                 try CommandParser.checkPath(path)
                 request.ignore.append(path.text)
             default:
                 guard let number = try CommandParser.responseNumber(word), numbers.count < 2 else {
-                    throw CommandError("unexpected '\(word.text)'", column: word.column, hint: arguments.usage)
+                    throw CommandError(.parse, .unexpected(word: word.text), column: word.column, hint: arguments.usage)
                 }
                 numbers.append(number)
             }
@@ -86,19 +87,20 @@ struct DiffCommand: SingleCommand {
         switch (old, new) {
         case (let a?, let b?):
             guard a != b else {
-                throw CommandError("#\(a) and #\(b) are the same response", hint: "name two: diff #1 #2")
+                throw CommandError(.session, "#\(a) and #\(b) are the same response", hint: "name two: diff #1 #2")
             }
             (older, newer) = (try responses.entry(a), try responses.entry(b))
         case (let a?, nil):
             older = try responses.entry(a)
             newer = try responses.entry(nil)
             guard older.number != newer.number else {
-                throw CommandError("#\(a) is the last response", hint: "name the other one: diff #\(a) #N")
+                throw CommandError(.session, "#\(a) is the last response", hint: "name the other one: diff #\(a) #N")
             }
         default:
             guard entries.count >= 2 else {
                 throw CommandError(
-                    "diff needs two responses, the session has \(entries.count)", hint: "send another request first")
+                    .session, "diff needs two responses, the session has \(entries.count)",
+                    hint: "send another request first")
             }
             (older, newer) = (entries[entries.count - 2], entries[entries.count - 1])
         }
@@ -162,7 +164,7 @@ struct DiffCommand: SingleCommand {
     private func documents(old: Int, new: Int?, in executor: isolated Executor) throws -> CommandResult {
         guard scope != .headers else {
             throw CommandError(
-                "only responses have headers to compare", hint: "`diff #\(old) #N` compares the two whole")
+                .session, "only responses have headers to compare", hint: "`diff #\(old) #N` compares the two whole")
         }
         let responses = executor.record.responses
         func side(_ number: Int?) throws -> (ResponseDiff.Side, JSON) {
@@ -176,7 +178,8 @@ struct DiffCommand: SingleCommand {
         let (a, oldDocument) = try side(old)
         let (b, newDocument) = try side(new)
         guard a.number != b.number else {
-            throw CommandError("#\(a.number) is the last entry", hint: "name the other one: diff #\(a.number) #N")
+            throw CommandError(
+                .session, "#\(a.number) is the last entry", hint: "name the other one: diff #\(a.number) #N")
         }
         let ignored = ignore + executor.session.volatile
         let paths = try ignored.map { try JSONPath($0) }

@@ -16,7 +16,9 @@ struct EnvCommand: SingleCommand {
     static func parse(_ arguments: inout Arguments) throws(CommandError) -> Self {
         guard let word = try arguments.optionalWord() else { return EnvCommand(use: nil) }
         guard word.text == "use", !word.quoted else {
-            throw CommandError("unknown env action '\(word.text)'", column: word.column, hint: "use `env use NAME`")
+            throw CommandError(
+                .parse, .unknown(kind: "env action", word: word.text, suggestion: nil), column: word.column,
+                hint: "use `env use NAME`")
         }
         return EnvCommand(use: try arguments.single("an environment name").text)
     }
@@ -39,9 +41,11 @@ struct EnvCommand: SingleCommand {
         }
         guard let environment = session.environments.first(where: { $0.name == name }) else {
             throw CommandError(
-                "no environment '\(name)'",
-                hint: CommandError.suggestion(for: name, among: session.environments.map(\.name))
-                    ?? "known: \(session.environments.map(\.name).joined(separator: ", "))")
+                .session,
+                .notFound(
+                    kind: "environment", name: name,
+                    suggestion: CommandError.closest(to: name, among: session.environments.map(\.name))),
+                hint: "known: \(session.environments.map(\.name).joined(separator: ", "))")
         }
         // Resolve every secret first, so a missing one changes nothing: from the environment
         // (`FATHOM_SECRET_<NAME>`, `.env`), a secret already set by that name, else asked for.

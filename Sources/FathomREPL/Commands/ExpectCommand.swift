@@ -83,7 +83,8 @@ struct ExpectCommand: SingleCommand {
         if case .batch(let metric) = expectation.subject {
             guard let batch = executor.record.responses.exchange(nil, as: BatchSummary.self)?.exchange else {
                 throw CommandError(
-                    "the last request was not a batch", hint: "send one with `send --repeat N` or `get PATH --repeat N`"
+                    .expectation, "the last request was not a batch",
+                    hint: "send one with `send --repeat N` or `get PATH --repeat N`"
                 )
             }
             let operand = try executor.session.variables.expand(expectation.operand ?? "")
@@ -115,11 +116,14 @@ struct ExpectCommand: SingleCommand {
     ) throws -> CommandResult {
         guard case .array(let events)? = entry.stream?.json else {
             throw CommandError(
+                .expectation,
                 "response #\(entry.number) is not a stream (\(entry.response.contentType ?? "no Content-Type"))",
                 hint: "`expect event` reads each event of text/event-stream, NDJSON or JSON sequences")
         }
         let operand = try expectation.operand.map { try executor.session.variables.expand($0) }
-        guard case .value(let written) = expectation.subject else { throw CommandError("expect event takes EXPR") }
+        guard case .value(let written) = expectation.subject else {
+            throw CommandError(.expectation, "expect event takes EXPR")
+        }
         var last: ExpectationResult?
         for event in events {
             let result = try ExpectationEvaluator.evaluateValue(written, expectation.op, operand: operand) {
@@ -168,7 +172,8 @@ struct ExpectCommand: SingleCommand {
             var inner = try expect(&a)
             guard case .value = inner.subject, inner.each == nil else {
                 throw CommandError(
-                    "`expect \(each.rawValue)` takes a JSONPath read in each \(each.rawValue)", column: first.column,
+                    .expectation, "`expect \(each.rawValue)` takes a JSONPath read in each \(each.rawValue)",
+                    column: first.column,
                     hint: each == .event
                         ? "e.g. expect event $.data.type == \"done\"" : "e.g. expect message $.type == \"echo\"")
             }
@@ -203,7 +208,7 @@ struct ExpectCommand: SingleCommand {
         let opColumn = a.column
         guard let opWord = try a.optionalWord() else {
             throw CommandError(
-                "missing a comparison", column: opColumn,
+                .expectation, .missing("a comparison"), column: opColumn,
                 hint: "one of \(allowed.map(\.rawValue).joined(separator: " "))")
         }
         var op: Expectation.Operator
@@ -218,7 +223,7 @@ struct ExpectCommand: SingleCommand {
         } else {
             guard let parsed = Expectation.Operator(word: opWord.text), allowed.contains(parsed) else {
                 throw CommandError(
-                    "unknown comparison '\(opWord.text)'", column: opWord.column,
+                    .parse, .unknown(kind: "comparison", word: opWord.text, suggestion: nil), column: opWord.column,
                     hint: "one of \(allowed.map(\.rawValue).joined(separator: " "))")
             }
             op = parsed
@@ -229,7 +234,7 @@ struct ExpectCommand: SingleCommand {
             operandColumn = a.column
             operandText = a.raw.trimmingBlanks
             guard !operandText.isEmpty else {
-                throw CommandError("missing a value to compare with", column: operandColumn)
+                throw CommandError(.expectation, .missing("a value to compare with"), column: operandColumn)
             }
             if op == .matches || op == .notMatches || subject != .value(first.text) {
                 operandText = CommandParser.unquote(operandText)
@@ -239,7 +244,7 @@ struct ExpectCommand: SingleCommand {
         case .status:
             guard StatusPattern(operandText) != nil, op == .equal || op == .notEqual || Int(operandText) != nil else {
                 throw CommandError(
-                    "invalid status '\(operandText)'", column: operandColumn,
+                    .expectation, .invalid(kind: "status", value: operandText), column: operandColumn,
                     hint: "write a code (200) or a class (2xx)")
             }
         case .time:
@@ -247,7 +252,7 @@ struct ExpectCommand: SingleCommand {
         case .events:
             guard Int(operandText) != nil || operandText.contains("{{") else {
                 throw CommandError(
-                    "'\(operandText)' is not a count of events", column: operandColumn,
+                    .expectation, "'\(operandText)' is not a count of events", column: operandColumn,
                     hint: "write a number: events >= 3")
             }
         default:
@@ -255,7 +260,8 @@ struct ExpectCommand: SingleCommand {
                 do {
                     _ = try Regex(operandText)
                 } catch {
-                    throw CommandError("invalid regular expression '\(operandText)'", column: operandColumn)
+                    throw CommandError(
+                        .expectation, .invalid(kind: "regular expression", value: operandText), column: operandColumn)
                 }
             }
         }
@@ -270,22 +276,25 @@ struct ExpectCommand: SingleCommand {
         if first.text.lowercased() == "status" { text += " " + (try a.word("a status: 2xx or 200")).text }
         guard let metric = BatchMetric(text) else {
             throw CommandError(
-                "unknown batch figure '\(text)'", column: first.column,
-                hint: CommandError.suggestion(for: first.text, among: BatchMetric.words)
-                    ?? "one of \(BatchMetric.words.joined(separator: " "))")
+                .parse,
+                .unknown(
+                    kind: "batch figure", word: text,
+                    suggestion: CommandError.closest(to: first.text, among: BatchMetric.words)),
+                column: first.column, hint: "one of \(BatchMetric.words.joined(separator: " "))")
         }
         let comparisons: [Expectation.Operator] = [.less, .lessOrEqual, .greater, .greaterOrEqual, .equal, .notEqual]
         let opWord = try a.word("a comparison: < <= > >= == !=")
         guard let op = Expectation.Operator(word: opWord.text), comparisons.contains(op) else {
             throw CommandError(
-                "unknown comparison '\(opWord.text)'", column: opWord.column,
+                .parse, .unknown(kind: "comparison", word: opWord.text, suggestion: nil), column: opWord.column,
                 hint: "one of \(comparisons.map(\.rawValue).joined(separator: " "))")
         }
         let operand = try a.word("a value to compare with")
         try a.end()
         if !operand.text.contains("{{"), let hint = metric.check(operand.text) {
             throw CommandError(
-                "'\(operand.text)' is not a value for batch \(metric.text)", column: operand.column, hint: hint)
+                .expectation, "'\(operand.text)' is not a value for batch \(metric.text)", column: operand.column,
+                hint: hint)
         }
         return Expectation(subject: .batch(metric), op: op, operand: operand.text)
     }

@@ -38,7 +38,7 @@ struct ExportCommand: SingleCommand {
         try arguments.end()
         if word.text == "--all", !word.quoted { return ExportCommand(format: format, response: nil, all: true) }
         guard let number = try CommandParser.responseNumber(word) else {
-            throw CommandError("expected #N, not '\(word.text)'", column: word.column, hint: arguments.usage)
+            throw CommandError(.parse, "expected #N, not '\(word.text)'", column: word.column, hint: arguments.usage)
         }
         return ExportCommand(format: format, response: number)
     }
@@ -59,7 +59,8 @@ struct ExportCommand: SingleCommand {
         if all {
             requests = executor.record.responses.entries.map(\.response.request)
             guard !requests.isEmpty else {
-                throw CommandError("no responses yet to export", hint: "send a request first, or export the draft")
+                throw CommandError(
+                    .session, "no responses yet to export", hint: "send a request first, or export the draft")
             }
         } else if let response {
             requests = [try executor.record.responses.entry(response).response.request]
@@ -80,7 +81,7 @@ struct ExportCommand: SingleCommand {
         case .swift:
             text = SwiftExport(secrets: secrets).program(for: requests)
         case .har:
-            throw CommandError("export har needs a file", hint: "usage: export har FILE")
+            throw CommandError(.session, "export har needs a file", hint: "usage: export har FILE")
         }
         var outputs: [Output] = [.export(ExportText(format: format.rawValue, text: text))]
         if response == nil, !all, try await executor.preview(executor.session.draft).tokenFetchedOnSend {
@@ -93,7 +94,7 @@ struct ExportCommand: SingleCommand {
     private static func writeHAR(to file: String, _ executor: isolated Executor) throws -> CommandResult {
         let entries = executor.record.responses.entries
         guard !entries.isEmpty else {
-            throw CommandError("no responses yet to export", hint: "send a request first")
+            throw CommandError(.session, "no responses yet to export", hint: "send a request first")
         }
         let path = executor.resolvePath(try executor.session.variables.expand(file))
         let text = HARExport(redactor: executor.redactor).document(entries).formatted(.pretty)
@@ -102,7 +103,7 @@ struct ExportCommand: SingleCommand {
             try AtomicFile.write(Data(executor.redactor.redact(text).utf8), to: path)
         } catch let error as POSIXError {
             let reason = String(cString: strerror(error.code.rawValue)).lowercased()
-            throw CommandError("cannot write to \(path): \(reason)", hint: "the file as it was is unchanged")
+            throw CommandError(.file, .cannotWrite(path: path, reason: reason), hint: "the file as it was is unchanged")
         }
         return .shows(.event(.wroteHAR(path: path, entries: entries.count)))
     }

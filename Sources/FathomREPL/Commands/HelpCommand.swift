@@ -13,9 +13,11 @@ struct HelpCommand: SingleCommand {
         guard let topic else { return HelpCommand(topic: nil) }
         guard let spec = CommandRegistry.spec(named: topic.text) else {
             throw CommandError(
-                "no command '\(topic.text)'", column: topic.column,
-                hint: CommandError.suggestion(for: topic.text, among: CommandRegistry.names)
-                    ?? "type `help` for the list")
+                .parse,
+                .notFound(
+                    kind: "command", name: topic.text,
+                    suggestion: CommandError.closest(to: topic.text, among: CommandRegistry.names)),
+                column: topic.column, hint: "type `help` for the list")
         }
         return HelpCommand(topic: spec.name)
     }

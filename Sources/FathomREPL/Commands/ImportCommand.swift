@@ -87,5 +87,6 @@ struct ImportCommand: SingleCommand {
     static let noPasteHere = Output.failure(
         Failure(
             .command(
-                CommandError("`import … -` reads a paste at the prompt", hint: "in a file, name the file to import"))))
+                CommandError(
+                    .session, "`import … -` reads a paste at the prompt", hint: "in a file, name the file to import"))))
 }

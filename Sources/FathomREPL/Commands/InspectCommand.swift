@@ -23,12 +23,12 @@ struct InspectCommand: SingleCommand {
                 expression = word
             } else {
                 throw CommandError(
-                    "unexpected '\(word.text)'", column: word.column,
+                    .parse, .unexpected(word: word.text), column: word.column,
                     hint: "quote an expression that has blanks: inspect '$[?@.age > 30]'")
             }
         }
         guard let expression else {
-            throw CommandError("missing a JSONPath", column: arguments.column, hint: arguments.usage)
+            throw CommandError(.parse, .missing("a JSONPath"), column: arguments.column, hint: arguments.usage)
         }
         try CommandParser.checkPath(expression)
         return InspectCommand(response: number, expression: expression.text, paths: paths)

@@ -55,7 +55,7 @@ struct LetCommand: SingleCommand {
             let entry = try executor.record.responses.entry(response)
             let headerName = NetworkHeaders.Name(header)
             guard let found = entry.response.headers[headerName] else {
-                throw CommandError("response #\(entry.number) has no \(header) header")
+                throw CommandError(.session, "response #\(entry.number) has no \(header) header")
             }
             value = found
             secret = secret || executor.redactor.isSecretHeader(headerName)
@@ -63,6 +63,7 @@ struct LetCommand: SingleCommand {
             let (number, nodes) = try executor.query(expression, number: response)
             guard nodes.count == 1 else {
                 throw CommandError(
+                    .session,
                     nodes.isEmpty
                         ? "\(expression) matches nothing in #\(number)"
                         : "\(expression) matches \(nodes.count) values in #\(number)",
@@ -97,7 +98,7 @@ struct LetCommand: SingleCommand {
         } else {
             guard let first = words.first, first.text == "=" || first.text.hasPrefix("=") else {
                 throw CommandError(
-                    "expected '=' after '\(name.text)'", column: words.first?.column ?? a.column,
+                    .parse, "expected '=' after '\(name.text)'", column: words.first?.column ?? a.column,
                     hint: "let NAME = $.path")
             }
             if first.text == "=" {
@@ -114,17 +115,19 @@ struct LetCommand: SingleCommand {
         }
         guard let first = words.first else {
             throw CommandError(
-                "missing what to capture", column: a.column, hint: "let NAME = $.path | header NAME | status")
+                .parse, .missing("what to capture"), column: a.column, hint: "let NAME = $.path | header NAME | status")
         }
         let source: Source
         switch (first.text.lowercased(), first.quoted) {
         case ("status", false):
-            guard words.count == 1 else { throw CommandError("unexpected '\(words[1].text)'", column: words[1].column) }
+            guard words.count == 1 else {
+                throw CommandError(.parse, .unexpected(word: words[1].text), column: words[1].column)
+            }
             source = .status
         case ("header", false):
             guard words.count == 2 else {
                 throw CommandError(
-                    words.count < 2 ? "missing a header name" : "unexpected '\(words[2].text)'",
+                    .parse, words.count < 2 ? "missing a header name" : "unexpected '\(words[2].text)'",
                     column: words.count < 2 ? first.column + first.text.count + 1 : words[2].column,
                     hint: "let NAME = header Location")
             }
@@ -133,7 +136,7 @@ struct LetCommand: SingleCommand {
         default:
             guard words.count == 1 else {
                 throw CommandError(
-                    "unexpected '\(words[1].text)'", column: words[1].column,
+                    .parse, .unexpected(word: words[1].text), column: words[1].column,
                     hint: "quote an expression that has blanks")
             }
             try CommandParser.checkPath(first)

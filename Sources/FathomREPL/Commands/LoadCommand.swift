@@ -28,7 +28,7 @@ struct LoadCommand: SingleCommand {
             // Read and checked whole first: a broken file runs nothing.
             return CommandResult(.succeeded, [], followUp: .load(try SessionFile.read(path)))
         } catch {
-            throw CommandError("cannot load \(error.description)", hint: "nothing in it was run")
+            throw CommandError(.file, "cannot load \(error.description)", hint: "nothing in it was run")
         }
     }
 
@@ -41,6 +41,8 @@ struct LoadCommand: SingleCommand {
 
     /// The error when files load each other deeper than ``depthLimit``.
     static let tooDeep = Output.failure(
-        Failure(.command(CommandError("load is nested more than \(depthLimit) deep", hint: "does a file load itself?")))
+        Failure(
+            .command(
+                CommandError(.file, "load is nested more than \(depthLimit) deep", hint: "does a file load itself?")))
     )
 }

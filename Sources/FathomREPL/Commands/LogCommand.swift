@@ -46,10 +46,10 @@ struct LogCommand: SingleCommand {
                     || FileManager.default.createFile(
                         atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
             else {
-                throw CommandError("cannot create log file '\(file)'")
+                throw CommandError(.file, "cannot create log file '\(file)'")
             }
             guard let handle = FileHandle(forWritingAtPath: path) else {
-                throw CommandError("cannot write to log file '\(file)'")
+                throw CommandError(.file, "cannot write to log file '\(file)'")
             }
             try? handle.close()
             executor.session.settings.logFile = path

@@ -27,7 +27,7 @@ struct LsCommand: SingleCommand {
         let absolute = Draft.splitTarget(draft.target).path
         let relative = loaded.description.relativePath(absolute, basePath: executor.session.basePath)
         guard let listing = loaded.description.listing(at: relative) else {
-            throw CommandError("the description has nothing under \(relative)", hint: "`ls /` lists the top")
+            throw CommandError(.session, "the description has nothing under \(relative)", hint: "`ls /` lists the top")
         }
         var items = listing.operations.map { operation in
             Listing.Item(name: operation.method, value: operation.operationID ?? "", detail: operation.summary)

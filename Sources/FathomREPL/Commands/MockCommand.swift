@@ -62,11 +62,11 @@ struct MockCommand: SingleCommand {
         case .file(let path, let file):
             let expanded = executor.resolvePath(try executor.session.variables.expand(file))
             guard FileManager.default.isReadableFile(atPath: expanded) else {
-                throw CommandError("cannot read '\(file)'", hint: "give a readable file after @")
+                throw CommandError(.file, .cannotRead(path: file, reason: nil), hint: "give a readable file after @")
             }
             // Held in memory to answer every request that matches: bounded.
             if let problem = BoundedFile.problem(expanded, limit: BoundedFile.mock, what: "a mock's answer") {
-                throw CommandError(problem)
+                throw CommandError(.file, problem)
             }
             let (origin, route) = try Self.scope(path, executor)
             add(ClientSettings.MockRoute(origin: origin, path: route, status: 200, file: expanded), executor)
@@ -107,7 +107,8 @@ struct MockCommand: SingleCommand {
         guard what.text.lowercased() == "status" else { throw a.badChoice(what, ["@FILE", "status"]) }
         let codeWord = try a.single("a status code")
         guard let code = Int(codeWord.text), (100...599).contains(code) else {
-            throw CommandError("invalid status code '\(codeWord.text)'", column: codeWord.column, hint: "100–599")
+            throw CommandError(
+                .file, .invalid(kind: "status code", value: codeWord.text), column: codeWord.column, hint: "100–599")
         }
         return .status(path: first.text, code: code)
     }

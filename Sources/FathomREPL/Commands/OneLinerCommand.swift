@@ -47,7 +47,7 @@ struct OneLinerCommand: Command {
             // a body; such a body can still be sent with `body`, `method` and `send`.
             if method == .get || method == .head, [.field, .rawJSON, .file].contains(item.kind) {
                 throw CommandError(
-                    "a \(method) one-liner takes no body fields: '\(word.text)' is one", column: word.column,
+                    .parse, "a \(method) one-liner takes no body fields: '\(word.text)' is one", column: word.column,
                     hint: "`name==value` is a query item; for a body on \(method), set `body` and `send`")
             }
             items.append(item)

@@ -50,9 +50,10 @@ struct OpCommand: SingleCommand {
         {
             let known = parameters + fields
             throw CommandError(
+                .session,
                 "\(operationID) has no parameter '\(name)'"
                     + (operation.requestBody == nil ? "" : " and no body field so named"),
-                hint: CommandError.suggestion(for: name, among: known)
+                hint: CommandError.closest(to: name, among: known).map { "did you mean '\($0)'?" }
                     ?? (known.isEmpty ? "it takes none" : "it takes \(known.joined(separator: ", "))"))
         }
         var remaining = items
@@ -73,7 +74,7 @@ struct OpCommand: SingleCommand {
                 value = "{{\(parameter.name)}}"
             } else {
                 throw CommandError(
-                    "\(operationID) needs path parameter '\(parameter.name)'",
+                    .session, "\(operationID) needs path parameter '\(parameter.name)'",
                     hint: "give \(parameter.name)=VALUE, or `set \(parameter.name) VALUE`")
             }
             path = path.replacingOccurrences(of: "{\(parameter.name)}", with: value)

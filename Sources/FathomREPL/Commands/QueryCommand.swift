@@ -35,7 +35,7 @@ struct QueryCommand: SingleCommand {
             return .shows(.listing(Listing(kind: .query, items: items)))
         }
         for case .remove(let name) in edits where !executor.session.draft.query.contains(where: { $0.name == name }) {
-            throw CommandError("no query item '\(name)' to remove")
+            throw CommandError(.session, "no query item '\(name)' to remove")
         }
         for edit in edits { executor.session.draft.apply(edit) }
         return .done

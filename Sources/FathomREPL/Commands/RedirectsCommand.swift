@@ -11,7 +11,8 @@ struct RedirectsCommand: SingleCommand {
             setting: try arguments.setting { word throws(CommandError) in
                 guard let count = Int(word.text), count >= 0 else {
                     throw CommandError(
-                        "invalid redirect count '\(word.text)'", column: word.column, hint: "write a number or off")
+                        .parse, .invalid(kind: "redirect count", value: word.text), column: word.column,
+                        hint: "write a number or off")
                 }
                 return count
             })

@@ -18,14 +18,14 @@ struct ReplayCommand: SingleCommand {
                 compare = true
             } else if word.text.hasPrefix("--"), !word.quoted {
                 throw CommandError(
-                    "unknown replay option '\(word.text)'", column: word.column,
+                    .parse, .unknown(kind: "replay option", word: word.text, suggestion: nil), column: word.column,
                     hint: "at the prompt: \(spec.synopsis); `fathom replay --help` has the rest")
             } else {
                 files.append(word.text)
             }
         }
         guard !files.isEmpty else {
-            throw CommandError("missing a file to replay", column: arguments.column, hint: arguments.usage)
+            throw CommandError(.replay, .missing("a file to replay"), column: arguments.column, hint: arguments.usage)
         }
         return ReplayCommand(files: files, compare: compare)
     }

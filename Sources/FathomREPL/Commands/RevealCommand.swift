@@ -17,8 +17,10 @@ struct RevealCommand: SingleCommand {
     func run(in executor: isolated Executor) async throws -> CommandResult {
         guard let value = executor.session.variables[name] else {
             throw CommandError(
-                "no variable '\(name)'",
-                hint: CommandError.suggestion(for: name, among: executor.session.variables.names))
+                .session,
+                .notFound(
+                    kind: "variable", name: name,
+                    suggestion: CommandError.closest(to: name, among: executor.session.variables.names)))
         }
         return .shows(.revealed(name: name, value: value))
     }

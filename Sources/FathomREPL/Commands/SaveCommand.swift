@@ -39,7 +39,7 @@ struct SaveCommand: SingleCommand {
         let redactor = executor.redactor
         let path = executor.resolvePath(try session.variables.expand(file))
         guard !executor.record.log.lines.isEmpty else {
-            throw CommandError("nothing to save yet", hint: "build and send a request first")
+            throw CommandError(.session, "nothing to save yet", hint: "build and send a request first")
         }
         let fileName = (path as NSString).lastPathComponent
         let writer = SessionWriter(
@@ -68,7 +68,7 @@ struct SaveCommand: SingleCommand {
             try AtomicFile.write(Data(text.utf8), to: path)
         } catch let error as POSIXError {
             let reason = String(cString: strerror(error.code.rawValue)).lowercased()
-            throw CommandError("cannot save to \(path): \(reason)", hint: "the file as it was is unchanged")
+            throw CommandError(.file, .cannotWrite(path: path, reason: reason), hint: "the file as it was is unchanged")
         }
     }
 }

@@ -27,7 +27,7 @@ struct SendCommand: SingleCommand {
         let batch = try BatchOptions.take(from: &words)
         if let extra = words.first {
             throw CommandError(
-                "send takes no '\(extra.text)'", column: extra.column,
+                .parse, "send takes no '\(extra.text)'", column: extra.column,
                 hint: "send sends the draft; flags: \(BatchOptions.flags.joined(separator: " "))")
         }
         return SendCommand(batch: batch)

@@ -41,10 +41,10 @@ struct ShowCommand: SingleCommand {
         }
         let target = try show(&arguments)
         if file != nil, case .request = target {
-            throw CommandError("only a response's body can be written to a file", hint: "show #N > FILE")
+            throw CommandError(.session, "only a response's body can be written to a file", hint: "show #N > FILE")
         }
         if file != nil, case .session = target {
-            throw CommandError("only a response's body can be written to a file", hint: "show #N > FILE")
+            throw CommandError(.session, "only a response's body can be written to a file", hint: "show #N > FILE")
         }
         return ShowCommand(target: target, file: file)
     }
@@ -127,7 +127,7 @@ struct ShowCommand: SingleCommand {
             }
         } catch let error as POSIXError {
             let reason = String(cString: strerror(error.code.rawValue)).lowercased()
-            throw CommandError("cannot write to \(path): \(reason)", hint: "the file as it was is unchanged")
+            throw CommandError(.file, .cannotWrite(path: path, reason: reason), hint: "the file as it was is unchanged")
         }
         return size
     }
@@ -171,7 +171,7 @@ struct ShowCommand: SingleCommand {
             return .session
         case "headers":
             guard let on = try a.optionalSwitch() else {
-                throw CommandError("expected on or off", column: a.column, hint: "show headers on|off")
+                throw CommandError(.parse, "expected on or off", column: a.column, hint: "show headers on|off")
             }
             return .headers(on)
         default:

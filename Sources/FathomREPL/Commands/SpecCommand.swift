@@ -53,12 +53,13 @@ struct SpecCommand: SingleCommand {
             case "--max-documents":
                 let count = try arguments.word("a number of documents")
                 guard let limit = Int(count.text), limit > 0 else {
-                    throw CommandError("--max-documents takes a positive number, not '\(count.text)'")
+                    throw CommandError(.session, "--max-documents takes a positive number, not '\(count.text)'")
                 }
                 options.maxDocuments = limit
             default:
                 throw CommandError(
-                    "unknown option '\(word.text)' for spec", hint: "spec [--remote] [--max-documents N] FILE|URL")
+                    .parse, .unknown(kind: "spec option", word: word.text, suggestion: nil), column: word.column,
+                    hint: "spec [--remote] [--max-documents N] FILE|URL")
             }
             word = try arguments.word("a description's file or URL")
         }

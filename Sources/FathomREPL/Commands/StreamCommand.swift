@@ -37,7 +37,8 @@ struct StreamCommand: SingleCommand {
             if value.text.lowercased() == "off" { return StreamCommand(action: .limit(nil)) }
             guard let count = Int(value.text), count > 0 else {
                 throw CommandError(
-                    "stream limit takes a number of events above 0, or off, not '\(value.text)'", column: value.column)
+                    .parse, "stream limit takes a number of events above 0, or off, not '\(value.text)'",
+                    column: value.column)
             }
             return StreamCommand(action: .limit(count))
         default:

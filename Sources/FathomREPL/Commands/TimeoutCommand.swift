@@ -14,7 +14,8 @@ struct TimeoutCommand: SingleCommand {
                 let duration = try DurationText.parse(word, hint: "write 10s, 500ms or 2m")
                 guard duration > .zero else {
                     throw CommandError(
-                        "invalid duration '\(word.text)'", column: word.column, hint: "write 10s, 500ms or 2m")
+                        .parse, .invalid(kind: "duration", value: word.text), column: word.column,
+                        hint: "write 10s, 500ms or 2m")
                 }
                 return duration
             })

@@ -16,8 +16,10 @@ struct UnsetCommand: SingleCommand {
     func run(in executor: isolated Executor) async throws -> CommandResult {
         guard executor.session.variables.remove(name) != nil else {
             throw CommandError(
-                "no variable '\(name)'",
-                hint: CommandError.suggestion(for: name, among: executor.session.variables.names))
+                .session,
+                .notFound(
+                    kind: "variable", name: name,
+                    suggestion: CommandError.closest(to: name, among: executor.session.variables.names)))
         }
         return .done
     }

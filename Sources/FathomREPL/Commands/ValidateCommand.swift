@@ -24,7 +24,8 @@ struct ValidateCommand: SingleCommand {
         if asDefault {
             arguments = copy
             guard let mode = try arguments.optionalChoice(ValidationMode.self) else {
-                throw CommandError("validate --default needs a mode", hint: "validate --default warn|strict|off")
+                throw CommandError(
+                    .session, "validate --default needs a mode", hint: "validate --default warn|strict|off")
             }
             return ValidateCommand(mode: mode, asDefault: true)
         }

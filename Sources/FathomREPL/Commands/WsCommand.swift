@@ -89,12 +89,13 @@ struct CloseCommand: SingleCommand {
         guard let word = try arguments.optionalWord() else { return CloseCommand() }
         guard let code = Int(word.text), code == 1000 || code == 1001 || (3000...4999).contains(code) else {
             throw CommandError(
-                "'\(word.text)' is not a close code a client may send", column: word.column,
+                .parse, "'\(word.text)' is not a close code a client may send", column: word.column,
                 hint: "1000 (normal), 1001 (going away), or 3000–4999")
         }
         let reason = arguments.isEmpty ? nil : try arguments.afterEquals()
         if let reason, reason.utf8.count > 123 {
-            throw CommandError("a close reason is at most 123 bytes, not \(reason.utf8.count)", column: word.column)
+            throw CommandError(
+                .parse, "a close reason is at most 123 bytes, not \(reason.utf8.count)", column: word.column)
         }
         return CloseCommand(code: code, reason: reason)
     }

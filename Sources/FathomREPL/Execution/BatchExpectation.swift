@@ -76,7 +76,9 @@ enum BatchMetric: Equatable, Sendable {
 
     /// The metric in `summary` compared with `operand` by `op`.
     func evaluate(_ summary: BatchSummary, _ op: Expectation.Operator, _ operand: String) throws -> ExpectationResult {
-        if let hint = check(operand) { throw CommandError("'\(operand)' is not a value for batch \(text)", hint: hint) }
+        if let hint = check(operand) {
+            throw CommandError(.expectation, "'\(operand)' is not a value for batch \(text)", hint: hint)
+        }
         let expected = "\(text) \(op.rawValue) \(operand)"
         func result(_ actual: Double, _ limit: Double, shown: String) -> ExpectationResult {
             ExpectationResult(

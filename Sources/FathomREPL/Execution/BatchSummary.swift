@@ -244,6 +244,7 @@ extension BatchSummary: Exchange {
     func notAResponse(last: Bool) -> CommandError {
         let requests = "\(completed) request\(completed == 1 ? "" : "s")"
         return CommandError(
+            .session,
             last
                 ? "the last entry is batch #\(number) (\(requests)), not one response"
                 : "#\(number) is a batch of \(requests), not one response",

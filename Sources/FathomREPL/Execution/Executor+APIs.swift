@@ -16,7 +16,7 @@ extension Executor {
         if let current = session.current { return current }
         let draftOrigin = session.scopeRules.origin(ofTarget: session.draft.target)
         throw CommandError(
-            "\(command) belongs to an API, and no base URL names one",
+            .session, "\(command) belongs to an API, and no base URL names one",
             hint: "set the API's base first: `base \(draftOrigin?.description ?? "https://api.example.com")`")
     }
 
@@ -39,7 +39,7 @@ extension Executor {
             if let other = session.scopeRules.api(on: origin) {
                 guard !session.apis[other].hasState else {
                     throw CommandError(
-                        "\(origin) has an API of its own already, with its own state",
+                        .session, "\(origin) has an API of its own already, with its own state",
                         hint: "`base \(template)` switches to it; `show session` lists what each holds")
                 }
                 session.apis.remove(at: other)

@@ -36,7 +36,7 @@ extension Executor {
             // A row may not take the batch's credentials to another API.
             guard outgoing.scope.covers(next.scope.origin) else {
                 throw CommandError(
-                    "request \(index) goes to \(next.scope.origin), not \(outgoing.scope.origin)",
+                    .session, "request \(index) goes to \(next.scope.origin), not \(outgoing.scope.origin)",
                     hint: "a batch sends to one origin: its credentials belong to that API")
             }
             return next.request
@@ -74,13 +74,14 @@ extension Executor {
         let text: String
         do {
             if let problem = BoundedFile.problem(path, limit: BoundedFile.rows, what: "a --data file") {
-                throw CommandError(problem)
+                throw CommandError(.session, problem)
             }
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch let error as CommandError {
             throw error
         } catch {
             throw CommandError(
+                .session,
                 FileManager.default.fileExists(atPath: path)
                     ? "cannot read \(written) as UTF-8 text" : "no file \(written)",
                 hint: "--data takes a CSV file whose first row names the columns")

@@ -151,7 +151,7 @@ extension Executor {
                 // A relative token URL resolves against the API's base, as request paths do.
                 guard let base = try base.map({ try variables.expand($0) }) else {
                     throw CommandError(
-                        "no base URL for the token URL '\(tokenURL)'", hint: "set one with `base http://…`")
+                        .session, "no base URL for the token URL '\(tokenURL)'", hint: "set one with `base http://…`")
                 }
                 tokenURL = try NetworkRequest(tokenURL).prepared(baseURL: base).url.description
             }

@@ -159,11 +159,11 @@ extension Executor {
         let base = try session.base.map { try session.variables.expand($0) }
         if base == nil, !target.contains("://") {
             throw CommandError(
-                "no base URL for '\(target)'", hint: "set one with `base http://…` or give a full URL")
+                .session, "no base URL for '\(target)'", hint: "set one with `base http://…` or give a full URL")
         }
         if let auth = draft.auth, case .oauth2ClientCredentials = auth {
             throw CommandError(
-                "OAuth2 client credentials belong to an API, not to one request",
+                .session, "OAuth2 client credentials belong to an API, not to one request",
                 hint: "`auth oauth2 client-credentials …` sets them for the base's API")
         }
         // The one place a request's scope is decided; every later step reads it from `Outgoing`.
@@ -235,7 +235,7 @@ extension Executor {
                 do {
                     _ = try JSON(parsing: text)
                 } catch {
-                    throw CommandError("the body is not valid JSON: \(error.summary)")
+                    throw CommandError(.session, "the body is not valid JSON: \(error.summary)")
                 }
                 return .json(Data(text.utf8))
             }
@@ -269,7 +269,7 @@ extension Executor {
                         .file(
                             name: try variables.expand(name), path: resolvePath(file.path), filename: file.filename,
                             contentType: file.type))
-                default: throw CommandError("a multipart body takes name=value fields and name@file files")
+                default: throw CommandError(.session, "a multipart body takes name=value fields and name@file files")
                 }
             }
             return .multipart(MultipartForm(parts: parts))
@@ -302,11 +302,11 @@ extension Executor {
                     members.append(JSON.Member(key: name, value: try JSON(parsing: text)))
                 } catch {
                     throw CommandError(
-                        "'\(name):=\(json)' is not valid JSON: \(error.summary)",
+                        .session, "'\(name):=\(json)' is not valid JSON: \(error.summary)",
                         hint: "quote strings: name:='\"text\"'")
                 }
             case .file(let name, _):
-                throw CommandError("'\(name)@…' sends a file: use a multipart body")
+                throw CommandError(.session, "'\(name)@…' sends a file: use a multipart body")
             default:
                 continue
             }
@@ -417,7 +417,8 @@ extension Executor {
         // A WebSocket's conversation is the last exchange: what reads it says what it can read.
         guard !record.lastRequestAnswered, !record.lastRequestOpenedWebSocket else { return }
         throw CommandError(
-            "the last request got no response", hint: "send it again, or name an earlier response: let NAME = EXPR #N")
+            .session, "the last request got no response",
+            hint: "send it again, or name an earlier response: let NAME = EXPR #N")
     }
 }
 

@@ -13,11 +13,7 @@ extension Executor {
         try Task.checkCancellation()
         if let typed, !typed.isEmpty { return typed }
         guard options.prompter.canAskForSecrets else { throw CommandError.noValue(forSecret: name) }
-        var error = CommandError(
-            "no value was typed for '\(name)'",
-            hint: "type it at the prompt, or set \(DotEnv.secretKey(for: name)) or add it to .env")
-        error.missingSecret = name
-        throw error
+        throw CommandError(.session, .noValue(secret: name, typed: true, canBeAsked: true))
     }
 
     /// A secret's value from `FATHOM_SECRET_<NAME>` or the `.env` file (`FATHOM_SECRET_<NAME>` or `NAME`).

@@ -64,7 +64,9 @@ extension Executor {
             // A key in the URL is masked in what follows (notices, errors) and saved by name.
             registerSecrets(inQueryOf: source)
             data = try await Self.fetchDescription(source, with: try await descriptionClient(for: source))
-            guard let url = URL(string: source) else { throw CommandError("invalid URL '\(source)'") }
+            guard let url = URL(string: source) else {
+                throw CommandError(.session, .invalid(kind: "URL", value: source))
+            }
             location = url
         } else {
             let path = resolvePath(source)
@@ -72,7 +74,8 @@ extension Executor {
                 data = try DescriptionFile.read(path)
             } catch {
                 throw CommandError(
-                    "cannot read \(path): \(error.message)", hint: "give a description's file or http(s) URL")
+                    .file, .cannotRead(path: path, reason: error.message),
+                    hint: "give a description's file or http(s) URL")
             }
             location = URL(fileURLWithPath: path)
         }
@@ -83,7 +86,7 @@ extension Executor {
                 data: data, name: (source as NSString).lastPathComponent, location: location, checkStructure: false,
                 fetch: fetch, documentLimit: options.maxDocuments ?? APIDescription.defaultDocumentLimit)
         } catch {
-            throw CommandError(error.message)
+            throw CommandError(.file, error.message)
         }
         let server = description.servers.first.flatMap { server in
             server.contains("://")
@@ -176,7 +179,7 @@ extension Executor {
     private static func fetchDescription(_ url: String, with client: NetworkClient) async throws -> Data {
         let response = try await client.send(try NetworkRequest.get(url).prepared())
         guard response.status.code < 300 else {
-            throw CommandError("\(url) answered \(response.status.code) \(response.status.reasonPhrase)")
+            throw CommandError(.session, "\(url) answered \(response.status.code) \(response.status.reasonPhrase)")
         }
         return response.body
     }
@@ -205,7 +208,7 @@ extension Executor {
         throw Self.noSpec
     }
 
-    static let noSpec = CommandError("no description loaded", hint: "`spec FILE|URL` first")
+    static let noSpec = CommandError(.session, "no description loaded", hint: "`spec FILE|URL` first")
 
     /// The operation the draft goes to (its path expanded), or an error saying there is none.
     func draftOperation(hint: String) throws -> APIOperation {
@@ -223,7 +226,8 @@ extension Executor {
                     method: draft.method.rawValue, path: spec.description.relativePath(path, basePath: session.basePath)
                 )
         else {
-            throw CommandError("the description has no operation for the draft (\(draft.method) \(path))", hint: hint)
+            throw CommandError(
+                .session, "the description has no operation for the draft (\(draft.method) \(path))", hint: hint)
         }
         return operation
     }

@@ -19,7 +19,7 @@ extension Executor {
     /// credentials and cookies, and nothing of another API's.
     func openWebSocket(_ written: String) async throws -> CommandResult {
         if let open = webSocket, open.closed == nil {
-            throw CommandError("a WebSocket to \(open.shownURL) is open", hint: "`close` it first")
+            throw CommandError(.session, "a WebSocket to \(open.shownURL) is open", hint: "`close` it first")
         }
         var draft = Draft()
         // As the HTTP request the upgrade is: for the base, the API and the proxy it belongs to.
@@ -102,10 +102,10 @@ extension Executor {
     /// `expect message …`: waits for a message that matches, from the one after the last matched.
     func expectMessage(_ expectation: Expectation) async throws -> CommandResult {
         guard let open = webSocket else {
-            throw CommandError("no WebSocket has been opened", hint: "open one with `ws PATH`")
+            throw CommandError(.session, "no WebSocket has been opened", hint: "open one with `ws PATH`")
         }
         guard case .value(let written) = expectation.subject else {
-            throw CommandError("expect message takes EXPR OP VALUE")
+            throw CommandError(.session, "expect message takes EXPR OP VALUE")
         }
         let operand = try expectation.operand.map { try session.variables.expand($0) }
         let variables = session.variables
@@ -142,10 +142,12 @@ extension Executor {
                 case .server: "closed by the server" + (close.code.map { " (\($0))" } ?? "")
                 case .dropped: "cut off"
                 }
-            throw CommandError("the WebSocket to \(open.shownURL) was \(how)", hint: "open another with `ws PATH`")
+            throw CommandError(
+                .session, "the WebSocket to \(open.shownURL) was \(how)", hint: "open another with `ws PATH`")
         }
         guard let open = webSocket else {
-            throw CommandError("no WebSocket is open", hint: "open one with `ws PATH` (`send` alone sends the draft)")
+            throw CommandError(
+                .session, "no WebSocket is open", hint: "open one with `ws PATH` (`send` alone sends the draft)")
         }
         return open
     }

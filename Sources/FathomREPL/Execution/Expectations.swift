@@ -147,14 +147,14 @@ enum ExpectationEvaluator {
             return try text(String(decoding: response.body, as: UTF8.self), op, operand, absentText: "no body")
         case .schema:
             // Checked by the executor, which holds the description.
-            throw CommandError("`expect schema` needs the loaded description")
+            throw CommandError(.expectation, "`expect schema` needs the loaded description")
         case .batch:
             // Checked against the last batch, not a response.
-            throw CommandError("`expect batch` checks the last batch")
+            throw CommandError(.expectation, "`expect batch` checks the last batch")
         case .events:
             guard let events = (stream ?? ParsedStream(response))?.events else {
                 throw CommandError(
-                    "the response is not a stream (\(response.contentType ?? "no Content-Type"))",
+                    .expectation, "the response is not a stream (\(response.contentType ?? "no Content-Type"))",
                     hint: "`expect events` counts the events of text/event-stream, NDJSON or JSON sequences")
             }
             let limit = Int(operand ?? "") ?? 0
@@ -199,7 +199,8 @@ enum ExpectationEvaluator {
         } catch {
             let kind = response.body.isEmpty ? "empty" : response.contentType ?? "not JSON"
             throw CommandError(
-                "response #\(number) is not JSON (\(kind))", hint: "check it with `expect body ~ REGEX` instead")
+                .expectation, "response #\(number) is not JSON (\(kind))",
+                hint: "check it with `expect body ~ REGEX` instead")
         }
     }
 

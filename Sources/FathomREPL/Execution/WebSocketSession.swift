@@ -249,6 +249,7 @@ struct Conversation: Exchange {
 
     func notAResponse(last: Bool) -> CommandError {
         CommandError(
+            .session,
             "\(last ? "the last entry is" : "#\(number) is") the WebSocket conversation #\(number), not a response",
             hint: "`expect message …` waits for a message; `inspect #\(number) $.messages` reads them")
     }

@@ -36,13 +36,16 @@ enum BoundedFile {
     ///
     /// - Throws: ``CommandError`` naming the file and the bound, or saying it cannot be read.
     static func read(_ path: String, limit: Int, what: String) throws(CommandError) -> Data {
-        if let problem = problem(path, limit: limit, what: what) { throw CommandError(problem) }
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw CommandError("cannot read '\(path)'") }
+        if let problem = problem(path, limit: limit, what: what) { throw CommandError(.file, problem) }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw CommandError(.file, .cannotRead(path: path, reason: nil))
+        }
         defer { try? handle.close() }
         // A byte past the bound: a file that grew since it was measured is still refused.
         guard let data = try? handle.read(upToCount: limit + 1) else { return Data() }
         guard data.count <= limit else {
-            throw CommandError("'\(path)' is larger than \(ByteCount.format(limit)): \(what) may be at most that")
+            throw CommandError(
+                .file, "'\(path)' is larger than \(ByteCount.format(limit)): \(what) may be at most that")
         }
         return data
     }

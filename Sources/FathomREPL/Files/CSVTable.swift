@@ -74,25 +74,26 @@ struct CSVTable: Equatable, Sendable {
             }
         }
         if quoted {
-            throw CommandError("\(source):\(quoteLine): a quoted value is never closed", hint: "close it with \"")
+            throw CommandError(
+                .file, "\(source):\(quoteLine): a quoted value is never closed", hint: "close it with \"")
         }
         if !value.isEmpty || !values.isEmpty { endRecord() }
         guard let header = records.first else {
-            throw CommandError("\(source) has no header row", hint: "its first line names the columns: id,name")
+            throw CommandError(.file, "\(source) has no header row", hint: "its first line names the columns: id,name")
         }
         columns = header.values.map { $0.trimmingBlanksAround }
         if let empty = columns.firstIndex(where: \.isEmpty) {
-            throw CommandError("\(source):1: column \(empty + 1) has no name")
+            throw CommandError(.file, "\(source):1: column \(empty + 1) has no name")
         }
         rows = []
         for record in records.dropFirst() {
             guard record.values.count == columns.count else {
                 throw CommandError(
-                    "\(source):\(record.line): \(record.values.count) values for \(columns.count) columns",
+                    .file, "\(source):\(record.line): \(record.values.count) values for \(columns.count) columns",
                     hint: "quote a value that holds a comma: \"a, b\"")
             }
             rows.append(record.values)
         }
-        guard !rows.isEmpty else { throw CommandError("\(source) has a header and no rows") }
+        guard !rows.isEmpty else { throw CommandError(.file, "\(source) has a header and no rows") }
     }
 }

@@ -208,11 +208,11 @@ struct Recording: Sendable, Equatable {
     /// - Throws: ``CommandError`` saying what is wrong, with the file's name.
     static func load(_ path: String) throws(CommandError) -> Recording {
         if let problem = BoundedFile.problem(path, limit: BoundedFile.recording, what: "a recording") {
-            throw CommandError(problem)
+            throw CommandError(.file, problem)
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw CommandError(
-                "cannot read the recording '\(path)'", hint: "record one: `record on`, send, `save FILE`")
+                .file, "cannot read the recording '\(path)'", hint: "record one: `record on`, send, `save FILE`")
         }
         return try parse(data, path: path)
     }
@@ -225,16 +225,17 @@ struct Recording: Sendable, Equatable {
         do {
             document = try JSON(parsing: data)
         } catch {
-            throw CommandError("the recording '\(path)' is not valid JSON: \(error.summary)")
+            throw CommandError(.file, "the recording '\(path)' is not valid JSON: \(error.summary)")
         }
         func fail(_ what: String) -> CommandError {
-            CommandError("the recording '\(path)' is not a Fathom recording: \(what)")
+            CommandError(.file, "the recording '\(path)' is not a Fathom recording: \(what)")
         }
         // Formats 1 and 2 are read; anything else (a newer Fathom's, or not a number) is named,
         // never compared as if it were one of them.
         guard case .number(let format)? = document["fathomRecording"], ["1", "2"].contains(format) else {
             let given = document["fathomRecording"].map { $0.formatted(.compactText).trimmingCharacters(in: .newlines) }
             throw CommandError(
+                .file,
                 "the recording '\(path)' has format \(ErrorRenderer.cut(given ?? "none")), which this Fathom does not read",
                 hint:
                     "Fathom \(FathomVersion.current) reads formats 1 and 2: record it again with `fathom replay --record`"

@@ -81,7 +81,7 @@ struct SessionFile: Sendable {
             } catch {
                 let (lineOffset, column) = position(of: error.column, in: entry)
                 throw Problem(
-                    path: path, line: start + lineOffset, column: column, message: error.message, hint: error.hint)
+                    path: path, line: start + lineOffset, column: column, message: error.message, hint: error.advice)
             }
             if let command {
                 entries.append(Entry(line: start, text: entry, command: command, name: name))

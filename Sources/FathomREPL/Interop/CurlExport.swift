@@ -44,7 +44,7 @@ struct CurlExport {
             }
             guard !data.contains(0) else {
                 throw CommandError(
-                    "the body has NUL bytes, which a command line cannot carry", hint: "save it to a file")
+                    .parse, "the body has NUL bytes, which a command line cannot carry", hint: "save it to a file")
             }
             let text = String(decoding: data, as: UTF8.self)
             parts += ["--data-binary", Data(text.utf8) == data ? word(text) : Quoting.word(bytes: Array(data))]

@@ -106,6 +106,7 @@ struct CurlInvocation: Equatable, Sendable {
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
         guard size <= readLimit else {
             throw CommandError(
+                .parse,
                 "'\(path)' is \(ByteCount.format(size)): a curl line reads at most \(ByteCount.format(readLimit)) of a file into itself",
                 hint: "send a large file as the body, with --data-binary @FILE or -T FILE: it streams")
         }
@@ -115,6 +116,7 @@ struct CurlInvocation: Equatable, Sendable {
         let data = try handle.read(upToCount: readLimit + 1) ?? Data()
         guard data.count <= readLimit else {
             throw CommandError(
+                .parse,
                 "'\(path)' is longer than the \(ByteCount.format(readLimit)) a curl line reads of a file into itself",
                 hint: "send a large file as the body, with --data-binary @FILE or -T FILE: it streams")
         }
@@ -141,27 +143,28 @@ struct CurlInvocation: Equatable, Sendable {
 
         func value(_ flag: String) throws(CommandError) -> String {
             guard let next = arguments.popFirst() else {
-                throw CommandError("curl option \(flag) needs a value")
+                throw CommandError(.parse, "curl option \(flag) needs a value")
             }
             return next
         }
         func contents(_ path: String) throws(CommandError) -> String {
             guard path != "-" else {
-                throw CommandError("a body from standard input (@-) is not taken", hint: "use @FILE, or paste the body")
+                throw CommandError(
+                    .parse, "a body from standard input (@-) is not taken", hint: "use @FILE, or paste the body")
             }
             do {
                 return String(decoding: try read(path), as: UTF8.self)
             } catch let error as CommandError {
                 throw error
             } catch {
-                throw CommandError("cannot read '\(path)' named in the curl line")
+                throw CommandError(.parse, "cannot read '\(path)' named in the curl line")
             }
         }
 
         while let argument = arguments.popFirst() {
             if argument == "--next" || argument == "-:" {
                 throw CommandError(
-                    "--next is not taken: Fathom takes one set of options per curl line",
+                    .parse, "--next is not taken: Fathom takes one set of options per curl line",
                     hint: "paste each part after --next as its own curl line")
             }
             guard argument.hasPrefix("-"), argument != "-" else {
@@ -185,7 +188,8 @@ struct CurlInvocation: Equatable, Sendable {
             case "-X", "--request":
                 let given = try value(argument)
                 guard CommandParser.isMethod(given) else {
-                    throw CommandError("curl option \(argument) takes a method, not '\(given)'", hint: "e.g. -X POST")
+                    throw CommandError(
+                        .parse, "curl option \(argument) takes a method, not '\(given)'", hint: "e.g. -X POST")
                 }
                 method = given
             case "-H", "--header":
@@ -207,7 +211,7 @@ struct CurlInvocation: Equatable, Sendable {
                 }
                 guard path != "-" else {
                     throw CommandError(
-                        "a body from standard input (@-) is not taken", hint: "use @FILE, or paste the body")
+                        .parse, "a body from standard input (@-) is not taken", hint: "use @FILE, or paste the body")
                 }
                 data.append(.file(path, binary: argument == "--data-binary"))
             case "--data-raw": data.append(.text(try value(argument)))
@@ -218,7 +222,7 @@ struct CurlInvocation: Equatable, Sendable {
             case "-F", "--form", "--form-string":
                 let part = try value(argument)
                 guard let equals = part.firstIndex(of: "=") else {
-                    throw CommandError("curl option \(argument) takes name=value, not '\(part)'")
+                    throw CommandError(.parse, "curl option \(argument) takes name=value, not '\(part)'")
                 }
                 let name = String(part[..<equals])
                 var content = String(part[part.index(after: equals)...])
@@ -270,13 +274,13 @@ struct CurlInvocation: Equatable, Sendable {
             case "-L", "--location": follow = true
             case "--max-redirs":
                 guard let count = Int(try value(argument)), count >= 0 else {
-                    throw CommandError("curl option --max-redirs takes a number")
+                    throw CommandError(.parse, "curl option --max-redirs takes a number")
                 }
                 maxRedirects = count
             case "-m", "--max-time":
                 let text = try value(argument)
                 guard let seconds = Double(text), seconds > 0, seconds < 365 * 86_400 else {
-                    throw CommandError("curl option \(argument) takes seconds, not '\(text)'")
+                    throw CommandError(.parse, "curl option \(argument) takes seconds, not '\(text)'")
                 }
                 curl.timeout = .milliseconds(Int64(seconds * 1000))
             case "--connect-timeout":
@@ -288,15 +292,16 @@ struct CurlInvocation: Equatable, Sendable {
                 curl.proxy = proxy.contains("://") ? proxy : "socks5://" + proxy
             default:
                 throw CommandError(
-                    "curl option \(argument) is not taken", hint: "remove it, or set what it does with a Fathom command"
+                    .parse, "curl option \(argument) is not taken",
+                    hint: "remove it, or set what it does with a Fathom command"
                 )
             }
         }
 
-        guard !urls.isEmpty else { throw CommandError("the curl line has no URL") }
+        guard !urls.isEmpty else { throw CommandError(.parse, "the curl line has no URL") }
         if upload != nil, urls.count > 1 {
             throw CommandError(
-                "-T with \(urls.count) URLs is not taken: Fathom uploads to one URL per line",
+                .parse, "-T with \(urls.count) URLs is not taken: Fathom uploads to one URL per line",
                 hint: "give one URL, or one curl line per upload")
         }
         var query = queries

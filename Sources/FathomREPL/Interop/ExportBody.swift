@@ -13,13 +13,13 @@ extension PreparedBody {
     func exportedBytes() throws(CommandError) -> Data {
         guard length <= Self.exportLimit else {
             throw CommandError(
-                "the body streams \(ByteCount.format(length)) from files, too much to write into an export",
+                .session, "the body streams \(ByteCount.format(length)) from files, too much to write into an export",
                 hint: "send it with Fathom, or write the form by hand with `-F name=@FILE`")
         }
         do {
             return try data()
         } catch {
-            throw CommandError("cannot read the body's files for the export: \(error)")
+            throw CommandError(.session, "cannot read the body's files for the export: \(error)")
         }
     }
 }

@@ -40,12 +40,12 @@ struct HTTPieExport {
             }
             guard let text = String(data: data, encoding: .utf8), !data.contains(0) else {
                 throw CommandError(
-                    "the body is not text, which an HTTPie argument cannot carry", hint: "use `export curl`")
+                    .session, "the body is not text, which an HTTPie argument cannot carry", hint: "use `export curl`")
             }
             options += ["--raw", quoting.word(text)]
         case .file(let path, _)?:
             throw CommandError(
-                "a body sent from a file is not exported for HTTPie (\(path))", hint: "use `export curl`")
+                .session, "a body sent from a file is not exported for HTTPie (\(path))", hint: "use `export curl`")
         }
         return (options + parts).joined(separator: " ") + "\n"
     }

@@ -106,7 +106,7 @@ public enum Importer {
         do {
             return try read(path, format: format)
         } catch {
-            throw Failure(description: error.message + (error.hint.map { " — \($0)" } ?? ""))
+            throw Failure(description: error.message + (error.advice.map { " — \($0)" } ?? ""))
         }
     }
 
@@ -153,7 +153,9 @@ public enum Importer {
     private static func contents(_ path: String) throws(CommandError) -> (Data, String) {
         let read =
             path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: path)
-        guard var data = read else { throw CommandError("cannot read \(path)", hint: "nothing was imported") }
+        guard var data = read else {
+            throw CommandError(.file, .cannotRead(path: path, reason: nil), hint: "nothing was imported")
+        }
         if data.starts(with: [0xEF, 0xBB, 0xBF]) { data = data.dropFirst(3) }
         return (data, path == "-" ? "standard input" : (path as NSString).lastPathComponent)
     }
@@ -162,7 +164,7 @@ public enum Importer {
         do {
             return try JSON(parsing: data)
         } catch {
-            throw CommandError("\(path):\(error.line):\(error.column): not valid JSON: \(error.reason)")
+            throw CommandError(.file, "\(path):\(error.line):\(error.column): not valid JSON: \(error.reason)")
         }
     }
 
@@ -174,7 +176,7 @@ public enum Importer {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("#") }
         let split = try ShellWords.split(lines.joined(separator: "\n"))
         guard split.words.first == "curl" else {
-            throw CommandError("\(file) does not hold a curl command", hint: "it should start with `curl`")
+            throw CommandError(.file, "\(file) does not hold a curl command", hint: "it should start with `curl`")
         }
         let invocation = try CurlInvocation.parse(Array(split.words.dropFirst()), read: readFile)
         builder.curl(invocation)
@@ -184,13 +186,13 @@ public enum Importer {
 
     private static func har(_ document: JSON, file: String, into builder: inout Builder) throws(CommandError) {
         guard case .array(let entries)? = document["log"]?["entries"] else {
-            throw CommandError("\(file) is not a HAR log: it has no log.entries")
+            throw CommandError(.file, "\(file) is not a HAR log: it has no log.entries")
         }
         for (index, entry) in entries.enumerated() {
             guard let request = entry["request"], let method = request["method"]?.string,
                 let url = request["url"]?.string
             else {
-                throw CommandError("\(file): entry \(index + 1) has no request with a method and a URL")
+                throw CommandError(.file, "\(file): entry \(index + 1) has no request with a method and a URL")
             }
             var imported = Request(title: nil, method: method, url: url)
             for header in request["headers"]?.array ?? [] {
@@ -218,13 +220,13 @@ public enum Importer {
 
     private static func postman(_ document: JSON, file: String, into builder: inout Builder) throws(CommandError) {
         guard let info = document["info"], case .array(let items)? = document["item"] else {
-            throw CommandError("\(file) is not a Postman collection: it has no info and item")
+            throw CommandError(.file, "\(file) is not a Postman collection: it has no info and item")
         }
         let schema = info["schema"]?.string ?? info["_postman_schema"]?.string ?? ""
         // `…/collection/v2.1.0/…`, `…/collection/v2/…`, `…#2.0.0`: version 2.
         guard schema.isEmpty || schema.range(of: #"v2([./]|$)|#2\."#, options: .regularExpression) != nil else {
             throw CommandError(
-                "\(file) is a Postman collection of another version (\(schema))",
+                .file, "\(file) is a Postman collection of another version (\(schema))",
                 hint: "export it as Collection v2.1 from Postman")
         }
         builder.variables(document["variable"])
@@ -334,7 +336,9 @@ extension Importer {
         var builder = Builder(taken: [:])
         try har(document, file: name, into: &builder)
         let imported = builder.finish(source: name, format: .har)
-        guard case .array(let entries)? = document["log"]?["entries"] else { throw CommandError("cannot read \(path)") }
+        guard case .array(let entries)? = document["log"]?["entries"] else {
+            throw CommandError(.file, .cannotRead(path: path, reason: nil))
+        }
         for (_, value) in imported.secrets { redactor.addSecret(value) }
         var recording = Recording(session: name)
         var identities = RequestIdentities()

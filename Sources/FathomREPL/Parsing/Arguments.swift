@@ -34,7 +34,7 @@ struct Arguments {
     /// The next word; an error naming `what` when there is none.
     mutating func word(_ what: String) throws(CommandError) -> Word {
         guard let word = try optionalWord() else {
-            throw CommandError("missing \(what)", column: column, hint: usage)
+            throw CommandError(.parse, "missing \(what)", column: column, hint: usage)
         }
         return word
     }
@@ -57,7 +57,7 @@ struct Arguments {
     mutating func end() throws(CommandError) {
         let left = try Tokenizer.words(raw, firstColumn: column)
         if let extra = left.first {
-            throw CommandError("unexpected '\(extra.text)'", column: extra.column, hint: usage)
+            throw CommandError(.parse, .unexpected(word: extra.text), column: extra.column, hint: usage)
         }
     }
 
@@ -74,7 +74,7 @@ struct Arguments {
             text = text.dropFirst().drop { $0 == " " || $0 == "\t" }
         }
         guard !text.isEmpty else {
-            throw CommandError("missing value", column: column, hint: "write NAME = VALUE")
+            throw CommandError(.parse, .missing("value"), column: column, hint: "write NAME = VALUE")
         }
         raw = raw[raw.endIndex...]
         return CommandParser.unquote(String(text).trimmingTrailingBlanks)
@@ -111,10 +111,12 @@ struct Arguments {
     }
 
     func badChoice(_ word: Word, _ choices: [String]) -> CommandError {
-        let suggestion = CommandError.suggestion(for: word.text, among: choices)
-        return CommandError(
-            "unknown \(command) option '\(word.text)'", column: word.column,
-            hint: suggestion ?? "expected \(choices.joined(separator: ", "))")
+        CommandError(
+            .parse,
+            .unknown(
+                kind: "\(command) option", word: word.text,
+                suggestion: CommandError.closest(to: word.text, among: choices)),
+            column: word.column, hint: "expected \(choices.joined(separator: ", "))")
     }
 }
 

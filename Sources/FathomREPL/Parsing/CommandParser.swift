@@ -25,8 +25,11 @@ enum CommandParser {
         // Only the registry's names are commands: an unknown word is an error, never a request.
         guard let command = CommandRegistry.command(named: name) else {
             throw CommandError(
-                "unknown command '\(name)'", column: nameColumn,
-                hint: CommandError.suggestion(for: name, among: CommandRegistry.names) ?? "type `help` for the list")
+                .parse,
+                .unknown(
+                    kind: "command", word: name,
+                    suggestion: CommandError.closest(to: name, among: CommandRegistry.names)),
+                column: nameColumn, hint: "type `help` for the list")
         }
         return try command.type.parse(&arguments)
     }
@@ -39,7 +42,8 @@ enum CommandParser {
     static func method(_ word: Word) throws(CommandError) -> HTTPMethod {
         let text = word.text
         guard isMethod(text) else {
-            throw CommandError("invalid method '\(text)'", column: word.column, hint: "e.g. GET, POST, PUT")
+            throw CommandError(
+                .parse, .invalid(kind: "method", value: text), column: word.column, hint: "e.g. GET, POST, PUT")
         }
         let upper = text.uppercased()
         return HTTPMethod(rawValue: knownMethods.contains(upper) && !word.quoted ? upper : text)
@@ -65,20 +69,23 @@ enum CommandParser {
     static func queryEdit(_ word: Word) throws(CommandError) -> QueryEdit {
         if word.text.hasPrefix("-"), !word.quoted {
             let name = String(word.text.dropFirst())
-            guard !name.isEmpty else { throw CommandError("missing query name after '-'", column: word.column) }
+            guard !name.isEmpty else {
+                throw CommandError(.parse, .missing("query name after '-'"), column: word.column)
+            }
             return .remove(name)
         }
         guard let equals = word.text.firstIndex(of: "=") else { return .add(name: word.text, value: nil) }
         let name = String(word.text[..<equals])
         guard !name.isEmpty else {
-            throw CommandError("missing query name before '='", column: word.column, hint: "write name=value")
+            throw CommandError(.parse, .missing("query name before '='"), column: word.column, hint: "write name=value")
         }
         return .add(name: name, value: String(word.text[word.text.index(after: equals)...]))
     }
 
     static func headerSet(_ raw: Substring, column: Int) throws(CommandError) -> HeaderEdit {
         guard let colon = raw.firstIndex(of: ":") else {
-            throw CommandError("expected 'Name: value'", column: column, hint: "e.g. header Accept: application/json")
+            throw CommandError(
+                .parse, "expected 'Name: value'", column: column, hint: "e.g. header Accept: application/json")
         }
         let name = raw[..<colon].trimmingBlanks
         try checkHeaderName(name, column: column)
@@ -87,11 +94,11 @@ enum CommandParser {
     }
 
     static func checkHeaderName(_ name: String, column: Int) throws(CommandError) {
-        guard !name.isEmpty else { throw CommandError("missing header name", column: column) }
+        guard !name.isEmpty else { throw CommandError(.parse, .missing("header name"), column: column) }
         let token = "!#$%&'*+-.^_`|~"
         if let bad = name.firstIndex(where: { !($0.isASCII && ($0.isLetter || $0.isNumber || token.contains($0))) }) {
             throw CommandError(
-                "invalid character '\(name[bad])' in header name '\(name)'",
+                .parse, .stated("invalid character '\(name[bad])' in header name '\(name)'"),
                 column: column + name.distance(from: name.startIndex, to: bad))
         }
     }
@@ -101,7 +108,7 @@ enum CommandParser {
             word.text.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "." })
         else {
             throw CommandError(
-                "invalid variable name '\(word.text)'", column: word.column,
+                .parse, .invalid(kind: "variable name", value: word.text), column: word.column,
                 hint: "use letters, digits, '_', '-' and '.', starting with a letter")
         }
     }
@@ -110,7 +117,9 @@ enum CommandParser {
     static func responseNumber(_ word: Word) throws(CommandError) -> Int? {
         guard word.text.hasPrefix("#"), !word.quoted else { return nil }
         guard let number = Int(word.text.dropFirst()), number > 0 else {
-            throw CommandError("invalid response number '\(word.text)'", column: word.column, hint: "write #1, #2, …")
+            throw CommandError(
+                .parse, .invalid(kind: "response number", value: word.text), column: word.column,
+                hint: "write #1, #2, …")
         }
         return number
     }
@@ -121,7 +130,7 @@ enum CommandParser {
             _ = try JSONPath(word.text)
         } catch {
             throw CommandError(
-                "invalid JSONPath: \(error.reason)", column: word.column + max(0, error.column - 1),
+                .parse, "invalid JSONPath: \(error.reason)", column: word.column + max(0, error.column - 1),
                 hint: "e.g. $.items[0].name or .items[0].name")
         }
     }
@@ -129,7 +138,8 @@ enum CommandParser {
     static func item(_ word: Word, allowed: [RequestItem.Kind]) throws(CommandError) -> RequestItem {
         guard let item = RequestItem(parsing: word.text), allowed.contains(item.kind) else {
             let forms = allowed.map(\.form).joined(separator: ", ")
-            throw CommandError("invalid item '\(word.text)'", column: word.column, hint: "expected \(forms)")
+            throw CommandError(
+                .parse, .invalid(kind: "item", value: word.text), column: word.column, hint: "expected \(forms)")
         }
         if case .header(let name, _) = item { try checkHeaderName(name, column: word.column) }
         return item

@@ -13,10 +13,11 @@ enum DurationText {
     static func parse(_ word: Word, hint: String) throws(CommandError) -> Duration {
         switch read(word.text) {
         case .valid(let duration): return duration
-        case .invalid: throw CommandError("invalid duration '\(word.text)'", column: word.column, hint: hint)
+        case .invalid:
+            throw CommandError(.parse, .invalid(kind: "duration", value: word.text), column: word.column, hint: hint)
         case .outOfRange:
             throw CommandError(
-                "duration '\(word.text)' is out of range", column: word.column, hint: "the most is 365 days")
+                .parse, "duration '\(word.text)' is out of range", column: word.column, hint: "the most is 365 days")
         }
     }
 

@@ -45,7 +45,7 @@ enum ShellWords {
                 index += 2
             case "'":
                 guard let end = source[(index + 1)...].firstIndex(of: "'") else {
-                    throw CommandError("unterminated single quote", column: column())
+                    throw CommandError(.parse, .unterminatedQuote(kind: "single"), column: column())
                 }
                 word += string(source[(index + 1)..<end])
                 inWord = true
@@ -69,18 +69,20 @@ enum ShellWords {
                     if inner == "$" {
                         if index + 1 < source.count, source[index + 1] == "(" {
                             throw CommandError(
-                                "command substitution is not taken", column: column(), hint: "paste its output instead")
+                                .parse, "command substitution is not taken", column: column(),
+                                hint: "paste its output instead")
                         }
                         if let name = variableName(source, at: index) { variables.append(name) }
                     }
                     if inner == "`" {
                         throw CommandError(
-                            "command substitution is not taken", column: column(), hint: "paste its output instead")
+                            .parse, "command substitution is not taken", column: column(),
+                            hint: "paste its output instead")
                     }
                     word.unicodeScalars.append(inner)
                     index += 1
                 }
-                guard closed else { throw CommandError("unterminated double quote", column: column()) }
+                guard closed else { throw CommandError(.parse, .unterminatedQuote(kind: "double"), column: column()) }
             case "$" where index + 1 < source.count && source[index + 1] == "'":
                 index += 2
                 inWord = true
@@ -101,24 +103,24 @@ enum ShellWords {
                     word.unicodeScalars.append(inner)
                     index += 1
                 }
-                guard closed else { throw CommandError("unterminated $'…' quote", column: column()) }
+                guard closed else { throw CommandError(.parse, .unterminatedQuote(kind: "$'…'"), column: column()) }
             case "$" where index + 1 < source.count && source[index + 1] == "(":
                 throw CommandError(
-                    "command substitution is not taken", column: column(), hint: "paste its output instead")
+                    .parse, "command substitution is not taken", column: column(), hint: "paste its output instead")
             case "`":
                 throw CommandError(
-                    "command substitution is not taken", column: column(), hint: "paste its output instead")
+                    .parse, "command substitution is not taken", column: column(), hint: "paste its output instead")
             case "|":
                 throw CommandError(
-                    "a pipe is not taken: Fathom runs one curl command", column: column(),
+                    .parse, "a pipe is not taken: Fathom runs one curl command", column: column(),
                     hint: "remove the part after '|'")
             case ";", "&":
                 throw CommandError(
-                    "a second command is not taken: Fathom runs one curl command", column: column(),
+                    .parse, "a second command is not taken: Fathom runs one curl command", column: column(),
                     hint: "paste one command at a time")
             case "<", ">":
                 throw CommandError(
-                    "a redirection is not taken", column: column(), hint: "use -d @FILE for a body from a file")
+                    .parse, "a redirection is not taken", column: column(), hint: "use -d @FILE for a body from a file")
             case "#" where !inWord:
                 // A comment to the end of the line.
                 while index < source.count, source[index] != "\n" { index += 1 }

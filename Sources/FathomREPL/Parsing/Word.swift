@@ -144,7 +144,8 @@ enum Tokenizer {
             }
         }
         if let quote {
-            throw CommandError("unterminated quote", column: quoteColumn, hint: "close it with \(quote)")
+            throw CommandError(
+                .parse, .unterminatedQuote(kind: nil), column: quoteColumn, hint: "close it with \(quote)")
         }
         if escaping { current.append("\\") }
         column += 1

@@ -16,7 +16,7 @@ struct ErrorRenderer: Sendable {
     private func unclipped(_ reason: Failure.Reason, advice: String?) -> String {
         switch reason {
         case .command(let error):
-            return error.description
+            return Self.line(error)
         case .network(let error):
             return "error: \(error)" + ((advice ?? Self.advice(for: error)).map { " — \($0)" } ?? "")
         case .cancelled(let after):
@@ -29,6 +29,62 @@ struct ErrorRenderer: Sendable {
             return "error: \(problem.description)"
         case .other(let text):
             return "error: \(text)"
+        }
+    }
+
+    /// A line's error: `error at column 9: unknown decoder option 'jsn' — did you mean 'json'?`.
+    static func line(_ error: CommandError) -> String {
+        var text = error.column.map { "error at column \($0): " } ?? "error: "
+        text += sentence(error.problem)
+        if let advice = error.advice { text += " — \(advice)" }
+        return text
+    }
+
+    /// What went wrong, as a sentence.
+    static func sentence(_ problem: CommandError.Problem) -> String {
+        switch problem {
+        case .unknown(let kind, let word, _): "unknown \(kind) '\(word)'"
+        case .notFound(let kind, let name, _): "no \(kind) '\(name)'"
+        case .unexpected(let word): "unexpected '\(word)'"
+        case .missing(let what): "missing \(what)"
+        case .invalid(let kind, let value): "invalid \(kind) '\(value)'"
+        case .unterminatedQuote(let kind): "unterminated \(kind.map { "\($0) " } ?? "")quote"
+        case .unknownVariable(let name, _): "unknown variable '\(name)'"
+        case .noValue(let secret, let typed, _):
+            typed ? "no value was typed for '\(secret)'" : "secret '\(secret)' has no value"
+        case .notSent(let problems):
+            "not sent: " + problems.prefix(notSentShown).joined(separator: "; ")
+                + (problems.count > notSentShown ? "; and \(problems.count - notSentShown) more" : "")
+        case .cannotRead(let path, let reason): "cannot read '\(path)'" + (reason.map { ": \($0)" } ?? "")
+        case .cannotWrite(let path, let reason): "cannot write to \(path): \(reason)"
+        case .noResponse: "no response yet"
+        case .stated(let text): text
+        }
+    }
+
+    /// How many of a refused request's problems the sentence lists before counting the rest.
+    static let notSentShown = 20
+
+    /// What to do about a line's error: a close word first, then the hint the place it happened
+    /// gave, then what the problem suggests by itself.
+    static func advice(for error: CommandError) -> String? {
+        switch error.problem {
+        case .unknown(_, _, let suggestion?), .notFound(_, _, let suggestion?), .unknownVariable(_, let suggestion?):
+            "did you mean '\(suggestion)'?"
+        default: error.hint ?? advice(for: error.problem)
+        }
+    }
+
+    /// What a problem suggests by itself.
+    static func advice(for problem: CommandError.Problem) -> String? {
+        switch problem {
+        case .noValue(let secret, true, _):
+            "type it at the prompt, or set \(DotEnv.secretKey(for: secret)) or add it to .env"
+        case .noValue(let secret, false, let canBeAsked):
+            "set \(DotEnv.secretKey(for: secret)), add it to .env"
+                + (canBeAsked ? ", or run on a terminal to be asked" : "")
+        case .noResponse: "send a request first"
+        default: nil
         }
     }
 

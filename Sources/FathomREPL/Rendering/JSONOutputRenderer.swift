@@ -381,8 +381,10 @@ struct JSONOutputRenderer: Sendable {
     static func failureFields(_ reason: Failure.Reason, advice: String? = nil) -> [JSON.Member] {
         switch reason {
         case .command(let error):
-            var members = [string("kind", "command"), string("reason", error.message)]
-            if let hint = error.hint { members.append(string("hint", hint)) }
+            var members = [string("kind", "command"), string("domain", error.domain.rawValue)]
+            members += problemFields(error.problem)
+            members.append(string("reason", error.message))
+            if let hint = error.advice { members.append(string("hint", hint)) }
             if let column = error.column { members.append(number("column", column)) }
             return members
         case .network(let error):
@@ -406,6 +408,41 @@ struct JSONOutputRenderer: Sendable {
             if let hint = problem.hint { members.append(string("hint", hint)) }
             return members
         case .other(let text): return [string("kind", "other"), string("reason", text)]
+        }
+    }
+
+    /// A line's problem as fields: `problem` (its kind) and the values it names.
+    static func problemFields(_ problem: CommandError.Problem) -> [JSON.Member] {
+        func suggested(_ suggestion: String?) -> [JSON.Member] { suggestion.map { [string("suggestion", $0)] } ?? [] }
+        switch problem {
+        case .unknown(let kind, let word, let suggestion):
+            return [string("problem", "unknown"), string("what", kind), string("word", word)] + suggested(suggestion)
+        case .notFound(let kind, let name, let suggestion):
+            return [string("problem", "not_found"), string("what", kind), string("name", name)] + suggested(suggestion)
+        case .unexpected(let word): return [string("problem", "unexpected"), string("word", word)]
+        case .missing(let what): return [string("problem", "missing"), string("what", what)]
+        case .invalid(let kind, let value):
+            return [string("problem", "invalid"), string("what", kind), string("value", value)]
+        case .unterminatedQuote(let kind):
+            return [string("problem", "unterminated_quote")] + (kind.map { [string("quote", $0)] } ?? [])
+        case .unknownVariable(let name, let suggestion):
+            return [string("problem", "unknown_variable"), string("variable", name)] + suggested(suggestion)
+        case .noValue(let secret, let typed, _):
+            return [
+                string("problem", "no_value"), string("secret", secret), JSON.Member(key: "typed", value: .bool(typed)),
+            ]
+        case .notSent(let problems):
+            return [
+                string("problem", "not_sent"),
+                JSON.Member(key: "problems", value: .array(problems.map { .string($0) })),
+            ]
+        case .cannotRead(let path, let cause):
+            return [string("problem", "cannot_read"), string("file", path)]
+                + (cause.map { [string("cause", $0)] } ?? [])
+        case .cannotWrite(let path, let cause):
+            return [string("problem", "cannot_write"), string("file", path), string("cause", cause)]
+        case .noResponse: return [string("problem", "no_response")]
+        case .stated: return [string("problem", "stated")]
         }
     }
 

@@ -19,7 +19,7 @@ extension ReplayRunner {
         do {
             if path.lowercased().hasSuffix(".har") {
                 if options.record {
-                    throw CommandError("a HAR holds its own responses: --record writes none for it")
+                    throw CommandError(.replay, "a HAR holds its own responses: --record writes none for it")
                 }
                 // A HAR is its own recording: today's responses are compared with the ones it holds.
                 let har = try Importer.harReplay(path, redactor: Redactor())
@@ -49,7 +49,7 @@ extension ReplayRunner {
                     hint: problem.hint)
             ])
         } catch let error as CommandError {
-            throw Unrunnable(problems: [ReplayProblem(file: path, reason: error.message, hint: error.hint)])
+            throw Unrunnable(problems: [ReplayProblem(file: path, reason: error.message, hint: error.advice)])
         } catch {
             throw Unrunnable(problems: [ReplayProblem(file: path, reason: "\(error)")])
         }
@@ -124,7 +124,7 @@ extension ReplayRunner {
                             file: "--env \(environment)", reason: ErrorRenderer().message(failure.reason))
                         if case .command(let error) = failure.reason {
                             problem.reason = error.message
-                            problem.hint = error.hint
+                            problem.hint = error.advice
                         }
                         if !problems.contains(problem) { problems.append(problem) }
                     }
@@ -148,7 +148,8 @@ extension ReplayRunner {
                     }
                 }
                 let error = CommandError.noValue(forSecret: name, canBeAsked: false)
-                problems.append(ReplayProblem(file: file.path, line: declared, reason: error.message, hint: error.hint))
+                problems.append(
+                    ReplayProblem(file: file.path, line: declared, reason: error.message, hint: error.advice))
             }
         }
         return (problems, asked)

@@ -142,7 +142,7 @@ public struct ReplayRunner: Sendable {
                 findings = StructureFindings(loaded.description.structureProblems(), in: loaded.description)
                 loadedSpec = loaded
             } catch let error as CommandError {
-                problems.append(ReplayProblem(file: "--spec \(spec)", reason: error.message, hint: error.hint))
+                problems.append(ReplayProblem(file: "--spec \(spec)", reason: error.message, hint: error.advice))
             } catch {
                 problems.append(
                     ReplayProblem(file: "--spec \(spec)", reason: ErrorRenderer().message(Failure(error: error).reason))

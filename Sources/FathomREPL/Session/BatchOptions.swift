@@ -28,7 +28,7 @@ struct BatchOptions: Equatable, Sendable {
                 continue
             }
             guard index + 1 < words.count else {
-                throw CommandError("\(flag.text) needs a value", column: flag.column, hint: hint(flag.text))
+                throw CommandError(.parse, "\(flag.text) needs a value", column: flag.column, hint: hint(flag.text))
             }
             let value = words[index + 1]
             switch flag.text {
@@ -94,10 +94,10 @@ struct BatchOptions: Equatable, Sendable {
 
     private static func positive(_ word: Word, of flag: String, limit: Int) throws(CommandError) -> Int {
         guard let number = Int(word.text), number > 0 else {
-            throw CommandError("\(flag) takes a whole number above 0, not '\(word.text)'", column: word.column)
+            throw CommandError(.parse, "\(flag) takes a whole number above 0, not '\(word.text)'", column: word.column)
         }
         guard number <= limit else {
-            throw CommandError("\(flag) is at most \(limit)", column: word.column)
+            throw CommandError(.parse, "\(flag) is at most \(limit)", column: word.column)
         }
         return number
     }
@@ -113,12 +113,13 @@ struct BatchOptions: Equatable, Sendable {
             break
         }
         guard let count = Double(text), count.isFinite, count > 0 else {
-            throw CommandError("invalid rate '\(word.text)'", column: word.column, hint: "write 50/s or 600/m")
+            throw CommandError(
+                .parse, .invalid(kind: "rate", value: word.text), column: word.column, hint: "write 50/s or 600/m")
         }
         let rate = count / per
         guard (Self.slowestRate...Self.fastestRate).contains(rate) else {
             throw CommandError(
-                "rate '\(word.text)' is out of range", column: word.column,
+                .parse, "rate '\(word.text)' is out of range", column: word.column,
                 hint: "from one request in 365 days to 1,000,000/s")
         }
         return rate

@@ -40,7 +40,7 @@ enum EnvironmentFile {
     static func load(from paths: [String]) throws(CommandError) -> (path: String?, [Environment]) {
         for path in paths where FileManager.default.fileExists(atPath: path) {
             guard let data = FileManager.default.contents(atPath: path) else {
-                throw CommandError("cannot read \(path)")
+                throw CommandError(.file, .cannotRead(path: path, reason: nil))
             }
             return (path, try parse(data, path: path))
         }
@@ -52,15 +52,15 @@ enum EnvironmentFile {
         do {
             document = try JSON(parsing: data)
         } catch {
-            throw CommandError("\(path): \(error.summary)")
+            throw CommandError(.file, "\(path): \(error.summary)")
         }
         guard case .object(let members) = document else {
-            throw CommandError("\(path): expected an object of environments, found \(document.kindName)")
+            throw CommandError(.file, "\(path): expected an object of environments, found \(document.kindName)")
         }
         var environments: [Environment] = []
         for member in members {
             guard case .object = member.value else {
-                throw CommandError("\(path): environment '\(member.key)' must be an object")
+                throw CommandError(.file, "\(path): environment '\(member.key)' must be an object")
             }
             var environment = Environment(name: member.key, base: nil, variables: [], secrets: [])
             if case .string(let base)? = member.value["base"] { environment.base = base }

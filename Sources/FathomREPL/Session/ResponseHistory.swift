@@ -114,17 +114,18 @@ struct ResponseHistory: Equatable, Sendable {
         if let entry = exchange(number) { throw entry.exchange.notAResponse(last: number == nil) }
         guard let number else {
             guard let last = entries.last else {
-                throw CommandError("no response yet", hint: "send a request first")
+                throw CommandError(.session, .noResponse)
             }
             return last
         }
         if let entry = entries.first(where: { $0.number == number }) { return entry }
         if number <= lastNumber {
             throw CommandError(
-                "response #\(number) is no longer kept",
+                .session, "response #\(number) is no longer kept",
                 hint: "the session keeps the last \(maxCount) responses up to \(ByteCount.format(maxBytes))")
         }
         throw CommandError(
-            "no response #\(number)", hint: lastNumber == 0 ? "no response yet" : "the last is #\(lastNumber)")
+            .session, "no response #\(number)", hint: lastNumber == 0 ? "no response yet" : "the last is #\(lastNumber)"
+        )
     }
 }

@@ -80,13 +80,13 @@ struct Variables: Equatable, Sendable {
         case "$random.int":
             guard parts.count == 3, let low = Int(parts[1]), let high = Int(parts[2]), low <= high else {
                 throw CommandError(
-                    "'{{\(name)}}' needs a range", column: column,
+                    .parse, "'{{\(name)}}' needs a range", column: column,
                     hint: "write {{$random.int 1 100}}: MIN MAX, MIN ≤ MAX")
             }
             value = String(Int.random(in: low...high))
         default:
             throw CommandError(
-                "unknown variable '\(name)'", column: column,
+                .session, .unknownVariable(name: name, suggestion: nil), column: column,
                 hint: "built in: " + builtInNames.map { "{{\($0)}}" }.joined(separator: ", "))
         }
         request?.used.store(true, ordering: .relaxed)
@@ -112,7 +112,7 @@ struct Variables: Equatable, Sendable {
             if name.hasPrefix("$env.") {
                 let key = String(name.dropFirst(5))
                 guard let value = environment[key] else {
-                    throw CommandError("environment variable '\(key)' is not set", column: at)
+                    throw CommandError(.parse, "environment variable '\(key)' is not set", column: at)
                 }
                 result += value
             } else if name.hasPrefix("$") {
@@ -123,9 +123,9 @@ struct Variables: Equatable, Sendable {
             } else if let value = values[name] {
                 result += value
             } else {
-                let hint =
-                    CommandError.suggestion(for: name, among: names) ?? "set it with `set \(name) = …`"
-                throw CommandError("unknown variable '\(name)'", column: at, hint: hint)
+                throw CommandError(
+                    .session, .unknownVariable(name: name, suggestion: CommandError.closest(to: name, among: names)),
+                    column: at, hint: "set it with `set \(name) = …`")
             }
             rest = rest[close.upperBound...]
         }

@@ -245,7 +245,7 @@ public final class REPL: Sendable {
             if collector.add(line) { break }
         }
         guard !collector.text.isEmpty else {
-            printer.print([.failure(Failure(.command(CommandError("nothing was pasted"))))], pager: .off)
+            printer.print([.failure(Failure(.command(CommandError(.session, "nothing was pasted"))))], pager: .off)
             return .failed
         }
         let result = await executor.importPaste(collector.text, format: format)

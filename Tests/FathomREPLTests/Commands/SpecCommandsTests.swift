@@ -87,7 +87,7 @@ import Testing
         _ = await executor.run("path /users/7")
         #expect(Self.texts(await executor.run("describe")).hasPrefix("GET /users/{id}  getUser"))
         let typo = await executor.run("describe getUsr")
-        #expect(Self.failure(typo) == "error: no operation 'getUsr' in the description — did you mean 'getUser'?")
+        #expect(Self.failure(typo) == "error: no operation 'getUsr' — did you mean 'getUser'?")
     }
 
     @Test func opFillsPathParametersAndRoutesItems() async throws {

@@ -12,7 +12,7 @@ import Testing
         #expect(try parse("export swift --all") == ExportCommand(format: .swift, response: nil, all: true))
         #expect(try parse("export har s.har") == ExportCommand(format: .har, response: nil, all: true, file: "s.har"))
         #expect(parseError("export har")?.message == "missing a file")
-        #expect(parseError("export hra")?.hint == "did you mean 'har'?")
+        #expect(parseError("export hra")?.advice == "did you mean 'har'?")
     }
 
     /// Sent by Fathom, exported, run by bash: the server sees the same request twice, and the

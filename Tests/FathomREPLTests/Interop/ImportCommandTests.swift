@@ -8,7 +8,7 @@ import Testing
     @Test func parsesTheFormatAndFile() throws {
         #expect(try parse("import curl request.sh") == ImportCommand(format: .curl, file: "request.sh"))
         #expect(try parse("import har x.har") == ImportCommand(format: .har, file: "x.har"))
-        #expect(parseError("import hra x.har")?.hint == "did you mean 'har'?")
+        #expect(parseError("import hra x.har")?.advice == "did you mean 'har'?")
         #expect(try parse("import curl -") == ImportCommand(format: .curl, file: "-"))
     }
 
@@ -29,7 +29,7 @@ import Testing
         let sent = try #require(transport.requests.first)
         #expect(sent.method == .patch)
         #expect(sent.url.description == "http://api.test/users/1")
-        guard case .bytes(let body)? = sent.body else { throw CommandError("no body") }
+        guard case .bytes(let body)? = sent.body else { throw CommandError(.session, "no body") }
         #expect(String(decoding: body, as: UTF8.self) == #"{"role": "admin"}"#)
     }
 }
