@@ -1,5 +1,6 @@
 import FathomDemo
 import FathomHTTP
+import FathomJSON
 import FathomTestSupport
 import Foundation
 import Synchronization
@@ -216,6 +217,90 @@ import Testing
         let file = try SessionFile.parse(saved, path: "ws.fathom")
         let replayed = file.entries.map(\.command.line).filter { !$0.hasPrefix("base") }
         #expect(replayed == lines)
+        await server.stop()
+    }
+
+    /// A conversation is recorded as the file's lines made it — each message sent, each one an
+    /// `expect message` waited for, the file's own close — and `--compare` checks it; the
+    /// greeting and the ticks that only happened to arrive are not compared.
+    @Test func aConversationIsRecordedAndCompared() async throws {
+        let server = try await DemoAPI.start()
+        let directory = NSTemporaryDirectory() + "fathom-ws-record-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = directory + "/chat.fathom"
+        func write(_ value: Int) throws {
+            try """
+            base {{base}}
+            ws /ws?ticks=3&ms=5
+            send {"a": \(value)}
+            expect message $.data.a == \(value)
+            close 4000 done
+            get /users/1
+
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        }
+        func replay(_ configure: (inout ReplayRunner.Options) -> Void) async -> (Int32, String) {
+            var options = ReplayRunner.Options()
+            options.executor = Executor.Options(environmentPaths: [], dotEnvPath: nil, environment: [:])
+            options.variables = [("base", server.baseURL)]
+            configure(&options)
+            let console = BufferConsole()
+            let status = await ReplayRunner(options: options, output: console, prompter: NoPrompter()).run(files: [file])
+            return (status, console.stdout)
+        }
+        try write(1)
+        let (recorded, recordedText) = await replay { $0.record = true }
+        #expect(recorded == 0, "\(recordedText)")
+        #expect(recordedText.contains("recorded 2 responses to"), "\(recordedText)")
+        let recording = try Recording.load(Recording.path(forSession: file))
+        let conversation = try #require(recording.entries.first)
+        #expect(conversation.method == "WS" && conversation.status == 101)
+        #expect(conversation.identity?.target == "/ws", "the query is left out, as for a request")
+        #expect(
+            conversation.body
+                == .json(
+                    try JSON(
+                        parsing: #"""
+                        {"messages": [{"from": "client", "data": {"a": 1}},
+                                      {"from": "server", "data": {"type": "echo", "n": 1, "data": {"a": 1}}}],
+                         "closed": {"code": 4000}}
+                        """#)))
+
+        let (same, sameText) = await replay { $0.compare = true }
+        #expect(same == 0, "\(sameText)")
+        #expect(sameText.contains("2 compared with recordings"), "\(sameText)")
+
+        try write(2)
+        let (changed, changedText) = await replay { $0.compare = true }
+        #expect(changed == 1, "\(changedText)")
+        #expect(changedText.contains("~ $['messages'][0]['data']['a']  1 → 2"), "\(changedText)")
+        await server.stop()
+    }
+
+    /// At the prompt, `record on` keeps the conversation as it goes on after its line: `save`
+    /// writes it as the file's lines left it.
+    @Test func aSavedConversationIsRecordedAsItEnded() async throws {
+        let server = try await DemoAPI.start()
+        let executor = executor()
+        let directory = NSTemporaryDirectory() + "fathom-ws-save-record-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let results = await run(
+            executor,
+            [
+                "base \(server.baseURL)", "record on", "ws /ws", #"send "hello""#, #"expect message $.data == "hello""#,
+                "close", "save \(directory)/chat.fathom",
+            ])
+        #expect(results.allSatisfy { $0.outcome == .succeeded }, "\(results.map(texts))")
+        let recording = try Recording.load(directory + "/chat.recording.json")
+        #expect(recording.entries.map(\.method) == ["WS"])
+        guard case .json(let document)? = recording.entries.first?.body else {
+            Issue.record("no JSON in \(recording.entries)")
+            return
+        }
+        #expect(document["messages"]?[1]?["data"]?["data"] == .string("hello"))
+        #expect(document["closed"]?["code"] == .number("1000"))
         await server.stop()
     }
 }

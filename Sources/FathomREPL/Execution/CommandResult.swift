@@ -36,10 +36,14 @@ struct CommandResult: Sendable {
     }
 
     /// Whether the line opened a WebSocket (`ws`): answered, with messages rather than a response.
-    var openedWebSocket: Bool {
-        outputs.contains {
-            if case .webSocket(let output) = $0, case .opened = output.kind { true } else { false }
+    var openedWebSocket: Bool { openedConversation != nil }
+
+    /// The number of the conversation the line opened (`ws`), if it opened one.
+    var openedConversation: Int? {
+        for case .webSocket(let output) in outputs {
+            if case .opened(_, let number) = output.kind { return number }
         }
+        return nil
     }
 }
 

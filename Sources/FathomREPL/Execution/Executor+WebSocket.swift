@@ -39,7 +39,7 @@ extension Executor {
         let shown = redactor.redact(connection.url.description)
         let open = OpenWebSocket(connection: connection, shownURL: shown)
         // An exchange like a response: `inspect`, `let` and `show` read its messages by number.
-        let number = record.responses.append { Conversation(number: $0, socket: open) }.number
+        let number = record.responses.append { Conversation(number: $0, socket: open, target: written) }.number
         feeds.snapshot.setWebSocket(shown)
         let background = feeds.background
         let snapshot = feeds.snapshot

@@ -196,7 +196,13 @@ public actor Executor {
         if result.outcome != .failed, let kind = command.logKind {
             let response = result.response
             let summary = response.map { "\($0.response.request.method) \($0.shownPath) → \($0.response.status)" }
-            let recorded = session.recording ? response.map { RecordedResponse($0.response, target: $0.target) } : nil
+            var recorded: Recorded?
+            if session.recording {
+                // A conversation goes on after its line: the recording reads it when it is written.
+                recorded =
+                    response.map { .response(RecordedResponse($0.response, target: $0.target)) }
+                    ?? result.openedConversation.flatMap { record.responses.exchange($0) }.map { .exchange($0) }
+            }
             record.log(command.logged(in: self), kind: kind, summary: summary, recorded: recorded)
         }
         return result

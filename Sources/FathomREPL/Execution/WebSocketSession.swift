@@ -59,6 +59,8 @@ final class OpenWebSocket: Sendable {
         var dropped = 0
         /// Messages before this number were matched by an `expect message` or skipped by it.
         var cursor = 1
+        /// The numbers of the messages an `expect message` matched: what the file waited for.
+        var matched: Set<Int> = []
         var sent = 0
         var closed: WebSocketClose?
         var waiters: [UUID: CheckedContinuation<Void, Never>] = [:]
@@ -164,6 +166,28 @@ final class OpenWebSocket: Sendable {
         ])
     }
 
+    /// What a recording keeps and `replay --compare` checks: the messages the file's lines made
+    /// of the conversation — each one sent, and each one an `expect message` waited for — in
+    /// order, and how the file's `close` ended it. A message that only happened to arrive (a
+    /// ticker's next tick) depends on timing, not on the API, and is not compared.
+    func recordedDocument() -> JSON {
+        let (transcript, matched) = state.withLock { ($0.transcript, $0.matched) }
+        let messages = transcript.compactMap { entry -> JSON? in
+            if let number = entry.received, !matched.contains(number) { return nil }
+            return .object([
+                JSON.Member(key: "from", value: .string(entry.received == nil ? "client" : "server")),
+                JSON.Member(key: "data", value: WebSocketOutput.document(of: entry.message)),
+            ])
+        }
+        var members = [JSON.Member(key: "messages", value: .array(messages))]
+        if let close = closed, close.initiator == .client, !close.failedByFathom {
+            members.append(
+                JSON.Member(
+                    key: "closed", value: .object([JSON.Member(key: "code", value: .number(String(close.code ?? 1005)))])))
+        }
+        return .object(members)
+    }
+
     /// How it ended, or `nil` while it is open: as soon as the connection knows, before its
     /// last event is read.
     var closed: WebSocketClose? { connection.closed }
@@ -194,7 +218,10 @@ final class OpenWebSocket: Sendable {
                 looked += 1
                 last = message
                 state.withLock { $0.cursor = number + 1 }
-                if try matches(message) { return (message, looked, last) }
+                if try matches(message) {
+                    state.withLock { _ = $0.matched.insert(number) }
+                    return (message, looked, last)
+                }
             }
             if closed || ContinuousClock.now >= deadline { return (nil, looked, last) }
             await waitForMessage(until: deadline)
@@ -239,8 +266,19 @@ final class OpenWebSocket: Sendable {
 struct Conversation: Exchange {
     let number: Int
     let socket: OpenWebSocket
+    /// The `ws` line's target as written (`/ws/{{room}}`): with `WS`, what a recording matches it by.
+    let target: String
 
     func document() -> JSON { socket.document() }
+
+    /// The conversation as a recording keeps it: `WS`, the URL's path, 101, and as its JSON
+    /// what the file's lines made of it (``OpenWebSocket/recordedDocument()``).
+    func recorded() -> RecordedResponse? {
+        let path = URL(string: socket.connection.url.description)?.path ?? target
+        return RecordedResponse(
+            method: "WS", target: target, path: path, status: 101, contentType: "application/json",
+            body: Data(socket.recordedDocument().formatted(.compactText).utf8))
+    }
 
     var listed: String {
         let (received, sent) = socket.counts

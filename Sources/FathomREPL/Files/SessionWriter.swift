@@ -58,7 +58,7 @@ struct SessionWriter {
             if line.kind == .request {
                 requests += 1
                 blockOpen = false
-                if let recorded = line.recorded {
+                if let recorded = line.recorded?.response {
                     // The request's line: the last line of its text.
                     let lineNumber = out.joined(separator: "\n").split(
                         separator: "\n", omittingEmptySubsequences: false

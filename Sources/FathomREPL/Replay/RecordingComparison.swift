@@ -39,19 +39,19 @@ enum RecordingComparison {
     }
 
     static func differences(
-        _ response: NetworkResponse<Data>, recorded: Recording.Entry, masker: Recording.Masker, volatile: [String],
+        _ response: RecordedResponse, recorded: Recording.Entry, masker: Recording.Masker, volatile: [String],
         mode: Mode = .exact
     ) -> [String] {
         var lines: [String] = []
         // A format-1 recording is matched by position: say when the request is not the one recorded.
-        let path = masker.mask(response.url.path)
-        if recorded.identity == nil, response.request.method.rawValue != recorded.method || path != recorded.path {
+        let path = masker.mask(response.path)
+        if recorded.identity == nil, response.method != recorded.method || path != recorded.path {
             lines.append(
-                "recorded \(recorded.method) \(recorded.path), sent \(response.request.method) \(path) — record the file again"
+                "recorded \(recorded.method) \(recorded.path), sent \(response.method) \(path) — record the file again"
             )
         }
-        if response.status.code != recorded.status {
-            lines.append("status \(recorded.status) → \(response.status.code)")
+        if response.status != recorded.status {
+            lines.append("status \(recorded.status) → \(response.status)")
         }
         let oldType = recorded.contentType.map(MediaType.essence)
         let newType = response.contentType.map(MediaType.essence)

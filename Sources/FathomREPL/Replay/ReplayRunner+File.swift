@@ -32,6 +32,9 @@ struct FileRun {
     var report: FileReport
     /// The request being run, from its line to the next request's.
     var current: RequestReport?
+    /// The WebSocket conversation the current request's line opened: recorded and compared as
+    /// it stands when the block ends.
+    var conversation: ResponseHistory.ExchangeEntry?
     /// Failures of the lines before the first request: reported with it.
     var carried: [ReplayFailure] = []
     /// The request of the current block got no answer: its `expect` and `let` lines are not run.
@@ -192,6 +195,7 @@ struct FileRun {
         for case .webSocket(let output) in result.outputs {
             if case .opened(let url, _) = output.kind { current?.sent = "WS \(url)" }
         }
+        if let number = result.openedConversation { conversation = await executor.record.responses.exchange(number) }
         for case .response(let response) in result.outputs {
             current?.sent = "\(response.response.request.method) \(response.shownPath)"
             current?.status = response.response.status
@@ -253,20 +257,22 @@ struct FileRun {
     mutating func finish() async {
         guard var block = current else { return }
         current = nil
-        if let response = block.response {
-            let identity = identities.next(
-                method: response.response.request.method.rawValue,
-                target: response.target ?? response.response.url.path)
+        let opened = conversation
+        conversation = nil
+        // A response, or the conversation the line opened as the file's lines made it.
+        let response =
+            block.response.map { RecordedResponse($0.response, target: $0.target) } ?? opened?.exchange.recorded()
+        if let recorded = response {
+            let identity = identities.next(method: recorded.method, target: recorded.target)
             if options.record {
-                let recorded = RecordedResponse(response.response, target: response.target)
                 recording.entries.append(
                     recording.entry(
                         recorded, identity: identity, position: block.ordinal, line: block.line,
                         redactor: executor.redactor))
-            } else if let recorded = plan.recording {
-                if let entry = recorded.entry(for: identity, position: block.ordinal) {
+            } else if let recording = plan.recording {
+                if let entry = recording.entry(for: identity, position: block.ordinal) {
                     let differences = RecordingComparison.differences(
-                        response.response, recorded: entry, masker: recorded.masker(executor.redactor),
+                        recorded, recorded: entry, masker: recording.masker(executor.redactor),
                         volatile: await executor.volatileFields + options.volatile,
                         mode: options.additive ? .additive : .exact)
                     if !differences.isEmpty { block.failures.append(.recording(differences)) }

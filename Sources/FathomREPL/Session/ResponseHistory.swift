@@ -16,6 +16,13 @@ protocol Exchange: Sendable {
     /// The entry in one line, as `responses` lists it after its number (`WS ws://…/ws · 3
     /// received, 1 sent`).
     var listed: String { get }
+    /// What a recording keeps of it for `replay --compare` to check, or `nil` for an exchange
+    /// that is not recorded (a batch: its summary is its own check).
+    func recorded() -> RecordedResponse?
+}
+
+extension Exchange {
+    func recorded() -> RecordedResponse? { nil }
 }
 
 /// The numbered responses of a session, `#1`, `#2`, …, kept up to a count and a byte bound,

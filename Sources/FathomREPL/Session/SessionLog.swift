@@ -23,8 +23,8 @@ struct SessionLog: Equatable, Sendable {
     struct Line: Equatable, Sendable {
         var command: any Command
         var kind: Kind
-        /// For a request: its response, when it was sent while `record on`.
-        var recorded: RecordedResponse?
+        /// For a request: what it recorded, when it was sent while `record on`.
+        var recorded: Recorded?
         /// For a request: what it was, for the comment above it in a saved file.
         var summary: String?
 
@@ -46,11 +46,34 @@ struct SessionLog: Equatable, Sendable {
     }
 
     mutating func append(
-        _ command: any Command, kind: Kind, summary: String? = nil, recorded: RecordedResponse? = nil
+        _ command: any Command, kind: Kind, summary: String? = nil, recorded: Recorded? = nil
     ) {
         // The same setting twice in a row changes nothing the second time.
         if kind == .setting, let last = lines.last, last.kind == .setting, last.command.isEqual(to: command) { return }
         lines.append(Line(command: command, kind: kind, recorded: recorded, summary: summary))
+    }
+}
+
+/// What a request line recorded: its response, or an exchange that goes on after its line (a
+/// WebSocket conversation), read when the file is written.
+enum Recorded: Sendable, Equatable {
+    case response(RecordedResponse)
+    case exchange(ResponseHistory.ExchangeEntry)
+
+    /// What the recording keeps: the response, or the exchange as it is now.
+    var response: RecordedResponse? {
+        switch self {
+        case .response(let response): response
+        case .exchange(let entry): entry.exchange.recorded()
+        }
+    }
+
+    static func == (a: Recorded, b: Recorded) -> Bool {
+        switch (a, b) {
+        case (.response(let a), .response(let b)): a == b
+        case (.exchange(let a), .exchange(let b)): a.number == b.number
+        default: false
+        }
     }
 }
 

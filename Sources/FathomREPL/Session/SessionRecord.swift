@@ -32,7 +32,7 @@ struct SessionRecord: Sendable {
     var parsedBody: (number: Int, json: JSON)?
 
     /// Adds a line that ran to the log.
-    mutating func log(_ command: any Command, kind: SessionLog.Kind, summary: String?, recorded: RecordedResponse?) {
+    mutating func log(_ command: any Command, kind: SessionLog.Kind, summary: String?, recorded: Recorded?) {
         log.append(command, kind: kind, summary: summary, recorded: recorded)
     }
 
