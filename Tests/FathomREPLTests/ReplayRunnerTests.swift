@@ -309,21 +309,25 @@ import Testing
             identity: .init(method: "GET", target: "/u", occurrence: 1), position: 1, line: 2, redactor: redactor)
         #expect(
             RecordingComparison.differences(
-                RecordedResponse(try response(#"{"a": 1}"#), target: nil), recorded: recorded, masker: masker, volatile: []
+                RecordedResponse(try response(#"{"a": 1}"#), target: nil), recorded: recorded, masker: masker,
+                volatile: []
             )
             .isEmpty)
         let lines = RecordingComparison.differences(
-                RecordedResponse(try response(#"{"a": 2, "b": true}"#, status: 201), target: nil), recorded: recorded, masker: masker, volatile: [])
+            RecordedResponse(try response(#"{"a": 2, "b": true}"#, status: 201), target: nil), recorded: recorded,
+            masker: masker, volatile: [])
         #expect(lines.contains("status 200 → 201"))
         #expect(lines.contains { $0.contains("~ $['a']  1 → 2") })
         #expect(lines.contains { $0.contains("+ $['b']") })
         #expect(
             RecordingComparison.differences(
-                RecordedResponse(try response(#"{"a": 1, "b": true}"#), target: nil), recorded: recorded, masker: masker, volatile: [], mode: .additive
+                RecordedResponse(try response(#"{"a": 1, "b": true}"#), target: nil), recorded: recorded,
+                masker: masker, volatile: [], mode: .additive
             ).isEmpty)
         #expect(
             RecordingComparison.differences(
-                RecordedResponse(try response(#"{"a": 9}"#), target: nil), recorded: recorded, masker: masker, volatile: ["$.a"]
+                RecordedResponse(try response(#"{"a": 9}"#), target: nil), recorded: recorded, masker: masker,
+                volatile: ["$.a"]
             ).isEmpty)
     }
 
@@ -337,7 +341,8 @@ import Testing
             identity: .init(method: "GET", target: "/u", occurrence: 1), position: 1, line: 2, redactor: redactor)
         redactor.addSecret("second-secret-value")
         let lines = RecordingComparison.differences(
-                RecordedResponse(try response(#"{"echo": "second-secret-value"}"#), target: nil), recorded: recorded, masker: recording.masker(redactor),
+            RecordedResponse(try response(#"{"echo": "second-secret-value"}"#), target: nil), recorded: recorded,
+            masker: recording.masker(redactor),
             volatile: [])
         let text = lines.joined(separator: "\n")
         #expect(text.contains("~ $['echo']  \"••••#"), "\(text)")
@@ -357,11 +362,15 @@ import Testing
             body: .json(
                 try JSON(parsing: #"{"token": "••••", "token_type": "••••", "user": "ada", "n": [1, "••••6789"]}"#)))
         let same = RecordingComparison.differences(
-                RecordedResponse(try response(#"{"token": "a-new-token-0123456789", "token_type": "Bearer", "user": "ada", "n": [1, "x"]}"#), target: nil),
+            RecordedResponse(
+                try response(
+                    #"{"token": "a-new-token-0123456789", "token_type": "Bearer", "user": "ada", "n": [1, "x"]}"#),
+                target: nil),
             recorded: recorded, masker: old.masker(redactor), volatile: [])
         #expect(same.isEmpty, "\(same)")
         let changed = RecordingComparison.differences(
-                RecordedResponse(try response(#"{"token": "t", "token_type": "Bearer", "user": "grace", "n": [1, "x"]}"#), target: nil),
+            RecordedResponse(
+                try response(#"{"token": "t", "token_type": "Bearer", "user": "grace", "n": [1, "x"]}"#), target: nil),
             recorded: recorded, masker: old.masker(redactor), volatile: [])
         #expect(changed.contains { $0.contains("$['user']") }, "\(changed)")
         #expect(!changed.contains { $0.contains("token") }, "\(changed)")

@@ -246,7 +246,8 @@ import Testing
             options.variables = [("base", server.baseURL)]
             configure(&options)
             let console = BufferConsole()
-            let status = await ReplayRunner(options: options, output: console, prompter: NoPrompter()).run(files: [file])
+            let status = await ReplayRunner(options: options, output: console, prompter: NoPrompter()).run(files: [file]
+            )
             return (status, console.stdout)
         }
         try write(1)
@@ -262,10 +263,10 @@ import Testing
                 == .json(
                     try JSON(
                         parsing: #"""
-                        {"messages": [{"from": "client", "data": {"a": 1}},
-                                      {"from": "server", "data": {"type": "echo", "n": 1, "data": {"a": 1}}}],
-                         "closed": {"code": 4000}}
-                        """#)))
+                            {"messages": [{"from": "client", "data": {"a": 1}},
+                                          {"from": "server", "data": {"type": "echo", "n": 1, "data": {"a": 1}}}],
+                             "closed": {"code": 4000}}
+                            """#)))
 
         let (same, sameText) = await replay { $0.compare = true }
         #expect(same == 0, "\(sameText)")

@@ -183,7 +183,8 @@ final class OpenWebSocket: Sendable {
         if let close = closed, close.initiator == .client, !close.failedByFathom {
             members.append(
                 JSON.Member(
-                    key: "closed", value: .object([JSON.Member(key: "code", value: .number(String(close.code ?? 1005)))])))
+                    key: "closed",
+                    value: .object([JSON.Member(key: "code", value: .number(String(close.code ?? 1005)))])))
         }
         return .object(members)
     }
