@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import FathomHTTP
+@_spi(Fathom) @testable import FathomHTTP
 
 @Suite struct DeduplicatorTests {
     /// Holds the server's answer until the test has seen every caller wait: no clock decides

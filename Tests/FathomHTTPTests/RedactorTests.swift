@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import FathomHTTP
+@_spi(Fathom) @testable import FathomHTTP
 
 @Suite struct RedactorTests {
     @Test func longSecretsKeepTheirLastFourCharacters() {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import FathomHTTP
+@_spi(Fathom) @testable import FathomHTTP
 
 @Suite struct RequestURLTests {
     @Test func parsesParts() throws {

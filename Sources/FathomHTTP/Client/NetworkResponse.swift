@@ -38,7 +38,7 @@ public struct NetworkResponse<Body> {
     public var url: RequestURL { request.url }
 
     /// The same response with another body.
-    public func withBody<Other>(_ body: Other) -> NetworkResponse<Other> {
+    @_spi(Fathom) public func withBody<Other>(_ body: Other) -> NetworkResponse<Other> {
         NetworkResponse<Other>(
             status: status, headers: headers, body: body, httpVersion: httpVersion, request: request,
             redirects: redirects, timing: timing)

@@ -7,7 +7,7 @@ public struct RequestURL: Hashable, Sendable, CustomStringConvertible {
     public var scheme: String
     /// The host name or address; an IPv6 address keeps its brackets (`[::1]`).
     public var host: String
-    /// The port when one is written; see ``effectivePort``.
+    /// The port when one is written; `nil` for the scheme's default (80, 443).
     public var port: Int?
     /// The percent-encoded path, starting with `/`.
     public var path: String
@@ -131,17 +131,17 @@ public struct RequestURL: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The port a connection goes to: the written one, else 80 for http and 443 for https.
-    public var effectivePort: Int { port ?? (scheme == "https" ? 443 : 80) }
+    @_spi(Fathom) public var effectivePort: Int { port ?? (scheme == "https" ? 443 : 80) }
 
     /// `host` or `host:port` as written.
-    public var authority: String { port.map { "\(host):\($0)" } ?? host }
+    @_spi(Fathom) public var authority: String { port.map { "\(host):\($0)" } ?? host }
 
     /// The request target: path plus `?query` when there is one.
-    public var pathAndQuery: String { query.map { "\(path)?\($0)" } ?? path }
+    @_spi(Fathom) public var pathAndQuery: String { query.map { "\(path)?\($0)" } ?? path }
 
     /// Whether `other` has the same scheme, host and port
     /// ([RFC 6454 origin](https://www.rfc-editor.org/rfc/rfc6454#section-4)).
-    public func isSameOrigin(as other: RequestURL) -> Bool {
+    @_spi(Fathom) public func isSameOrigin(as other: RequestURL) -> Bool {
         scheme == other.scheme && host == other.host && effectivePort == other.effectivePort
     }
 
@@ -149,7 +149,7 @@ public struct RequestURL: Hashable, Sendable, CustomStringConvertible {
     /// `scheme://host`, with `:port` only when it is not the scheme's default.
     ///
     /// Two URLs have the same origin exactly when their `origin`s are equal.
-    public var origin: String {
+    @_spi(Fathom) public var origin: String {
         let defaultPort = scheme == "https" ? 443 : 80
         return effectivePort == defaultPort ? "\(scheme)://\(host)" : "\(scheme)://\(host):\(effectivePort)"
     }
@@ -166,7 +166,7 @@ public struct RequestURL: Hashable, Sendable, CustomStringConvertible {
 
     /// Resolves a `Location` value (absolute, scheme-relative, absolute-path or relative) against this URL
     /// ([RFC 3986 §5.2](https://www.rfc-editor.org/rfc/rfc3986#section-5.2), without dot-segment removal beyond `..`).
-    public func resolving(_ reference: String) throws(NetworkError) -> RequestURL {
+    @_spi(Fathom) public func resolving(_ reference: String) throws(NetworkError) -> RequestURL {
         if reference.contains("://") {
             return try RequestURL(parsing: reference)
         }

@@ -6,7 +6,7 @@ import Foundation
 /// `detail`; `{"message": …}`; `{"error": "…"}` with `error_description` (OAuth 2); `{"error":
 /// {"message": …}}`; `{"errors": ["…"]}` or `{"errors": [{"message": …}]}`; `{"detail": …}`; and
 /// for a short text body its first line.
-public enum ErrorMessage {
+@_spi(Fathom) public enum ErrorMessage {
     /// The best message an error response's body holds (problem+json's `detail` or `title`, `message`,
     /// `error`, `errors`), or `nil` when it holds none.
     public static func extract(from response: NetworkResponse<Data>) -> String? {

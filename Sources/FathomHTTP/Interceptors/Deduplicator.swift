@@ -27,7 +27,7 @@ public final class Deduplicator: Interceptor {
     }
 
     /// How many distinct requests are in flight.
-    public var inFlightCount: Int {
+    @_spi(Fathom) public var inFlightCount: Int {
         get async { await registry.count }
     }
 

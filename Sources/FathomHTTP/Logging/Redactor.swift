@@ -22,11 +22,11 @@ public final class Redactor: Sendable {
     public static let mask = "••••"
 
     /// Headers masked whatever their value: `Authorization`, `Cookie`, `X-API-Key` and the like.
-    public static let defaultSecretHeaders: Set<String> = [
+    @_spi(Fathom) public static let defaultSecretHeaders: Set<String> = [
         "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key",
     ]
     /// Query parameters masked whatever their value: `access_token`, `api_key` and the like.
-    public static let defaultSecretQueryNames: Set<String> = [
+    @_spi(Fathom) public static let defaultSecretQueryNames: Set<String> = [
         "access_token", "api_key", "apikey", "client_secret", "password", "refresh_token",
     ]
 
@@ -75,25 +75,25 @@ public final class Redactor: Sendable {
     }
 
     /// Stops masking `value`.
-    public func removeSecret(_ value: String) {
+    @_spi(Fathom) public func removeSecret(_ value: String) {
         state.withLock { $0.secrets.removeAll { $0.value == value } }
     }
 
     /// The registered secret values, longest first: for writers that replace them by a name
     /// (a saved session refers to a secret instead of holding it).
-    public var secretValues: [String] {
+    @_spi(Fathom) public var secretValues: [String] {
         state.withLock { $0.secrets.map(\.value) }
     }
 
     /// Whether a header of this name is masked.
-    public func isSecretHeader(_ name: NetworkHeaders.Name) -> Bool {
+    @_spi(Fathom) public func isSecretHeader(_ name: NetworkHeaders.Name) -> Bool {
         state.withLock { $0.headers.contains(name.canonicalName) }
     }
 
     // MARK: - Masking
 
     /// The masked form of one secret value.
-    public static func masked(_ value: String) -> String {
+    @_spi(Fathom) public static func masked(_ value: String) -> String {
         value.count > 12 ? mask + String(value.suffix(4)) : mask
     }
 
@@ -166,7 +166,7 @@ public final class Redactor: Sendable {
     ///
     /// A secret header keeps its authentication scheme (`Bearer ••••k3yz`) so that what kind of
     /// credential was sent stays visible.
-    public func redactHeaderValue(_ value: String, name: NetworkHeaders.Name) -> String {
+    @_spi(Fathom) public func redactHeaderValue(_ value: String, name: NetworkHeaders.Name) -> String {
         guard isSecretHeader(name) else { return redact(value) }
         if name == .authorization || name == .proxyAuthorization,
             let space = value.firstIndex(of: " ")
@@ -210,7 +210,7 @@ public final class Redactor: Sendable {
     /// UTF-16 (either byte order) or Latin-1, so a server that echoes a token in a body of any of
     /// those charsets is masked too — and nothing else changed: for a body that is logged, shown
     /// as hex or stored as base64, masked before it is laid out or encoded.
-    public func redact(bytes: Data) -> Data {
+    @_spi(Fathom) public func redact(bytes: Data) -> Data {
         let secrets = state.withLock { $0.secrets }
         guard !secrets.isEmpty, !bytes.isEmpty else { return bytes }
         var result = bytes
@@ -260,7 +260,7 @@ public final class Redactor: Sendable {
     static let bodyEncodings: [String.Encoding] = [.utf8, .utf16LittleEndian, .utf16BigEndian, .isoLatin1]
 
     /// A body as it may be shown, decoded as UTF-8, secret values masked.
-    public func redact(body: Data) -> String {
+    @_spi(Fathom) public func redact(body: Data) -> String {
         redact(String(decoding: body, as: UTF8.self))
     }
 

@@ -12,7 +12,7 @@ public enum MediaType {
     public static let plainText = "text/plain; charset=utf-8"
 
     /// A media type for a file name by its extension; `application/octet-stream` when unknown.
-    public static func guess(forPath path: String) -> String {
+    @_spi(Fathom) public static func guess(forPath path: String) -> String {
         let ext = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
         switch ext {
         case "json": return json
@@ -38,19 +38,19 @@ public enum MediaType {
     }
 
     /// Whether a `Content-Type` value names JSON (`application/json`, `application/problem+json`, `…+json`).
-    public static func isJSON(_ contentType: String?) -> Bool {
+    @_spi(Fathom) public static func isJSON(_ contentType: String?) -> Bool {
         guard let essence = contentType.map(Self.essence) else { return false }
         return essence == "application/json" || essence.hasSuffix("+json") || essence == "text/json"
     }
 
     /// The type and subtype of a `Content-Type` value, lower case, without parameters.
-    public static func essence(_ contentType: String) -> String {
+    @_spi(Fathom) public static func essence(_ contentType: String) -> String {
         let main = contentType.split(separator: ";", maxSplits: 1).first.map(String.init) ?? contentType
         return main.trimmingWhitespace().lowercased()
     }
 
     /// A parameter of a `Content-Type` value, such as `charset`; quotes removed.
-    public static func parameter(_ name: String, in contentType: String) -> String? {
+    @_spi(Fathom) public static func parameter(_ name: String, in contentType: String) -> String? {
         for piece in contentType.split(separator: ";").dropFirst() {
             let pair = piece.split(separator: "=", maxSplits: 1)
             guard pair.count == 2, pair[0].trimmingWhitespace().lowercased() == name.lowercased() else { continue }

@@ -55,7 +55,7 @@ public struct MultipartForm: Hashable, Sendable {
     /// form with a file of any size takes no more memory than its text.
     ///
     /// - Throws: ``NetworkError/file(path:reason:)`` when a file part cannot be sent.
-    public func prepared() throws(NetworkError) -> PreparedBody {
+    @_spi(Fathom) public func prepared() throws(NetworkError) -> PreparedBody {
         var pieces: [BodyPiece] = []
         var text = Data()
         var length = 0
@@ -100,7 +100,7 @@ public struct MultipartForm: Hashable, Sendable {
     /// The encoded body, files read whole.
     ///
     /// - Throws: ``NetworkError/file(path:reason:)`` when a file part cannot be read.
-    public func encoded() throws(NetworkError) -> Data {
+    @_spi(Fathom) public func encoded() throws(NetworkError) -> Data {
         var body = Data()
         try prepared().forEachChunk { body.append($0) }
         return body

@@ -50,7 +50,7 @@ public enum PreparedBody: Hashable, Sendable {
     /// The body in memory, files read whole.
     ///
     /// For what needs every byte at once (a test); the transport streams instead, and a signature
-    /// digests ``forEachChunk(_:)``.
+    /// digests it chunk by chunk.
     public func data() throws(NetworkError) -> Data {
         switch self {
         case .bytes(let data): return data
@@ -73,7 +73,7 @@ public enum PreparedBody: Hashable, Sendable {
     /// digest of any size in flat memory.
     ///
     /// - Throws: ``NetworkError/file(path:reason:)`` when a file cannot be read.
-    public func forEachChunk(_ body: (Data) -> Void) throws(NetworkError) {
+    @_spi(Fathom) public func forEachChunk(_ body: (Data) -> Void) throws(NetworkError) {
         for piece in chunks.pieces {
             switch piece {
             case .bytes(let data): body(data)
@@ -91,7 +91,7 @@ public enum PreparedBody: Hashable, Sendable {
 
     /// The body as chunks of at most 64 KiB, read as they are asked for: memory stays flat
     /// whatever the size of its files.
-    public var chunks: FileBody.Pieces {
+    @_spi(Fathom) public var chunks: FileBody.Pieces {
         switch self {
         case .bytes(let data): FileBody.Pieces(pieces: [.bytes(data)])
         case .file(let path, let length):
@@ -110,7 +110,7 @@ public enum BodyPiece: Hashable, Sendable {
 }
 
 /// Reading request bodies from disk.
-public enum FileBody {
+@_spi(Fathom) public enum FileBody {
     static func readAll(_ path: String) throws(NetworkError) -> Data {
         do {
             return try Data(contentsOf: URL(fileURLWithPath: path))

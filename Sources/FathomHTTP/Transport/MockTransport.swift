@@ -89,7 +89,7 @@ public final class MockTransport: Transport {
     }
 
     /// The registered path substrings in match order.
-    public var patterns: [String] { state.withLock { $0.routes.map(\.pattern) } }
+    @_spi(Fathom) public var patterns: [String] { state.withLock { $0.routes.map(\.pattern) } }
 
     /// The requests received, in order.
     public var requests: [PreparedRequest] { state.withLock { $0.requests } }

@@ -152,11 +152,11 @@ public final class WebSocketConnection: Sendable {
     ///
     /// It ends with ``WebSocketEvent/closed(_:)``; it has one reader. A reader slower than the
     /// server holds the connection back (reading from the network pauses while
-    /// ``bufferLimit`` messages wait), so memory stays flat however fast messages come.
+    /// 4,096 messages wait), so memory stays flat however fast messages come.
     public let events: AsyncStream<WebSocketEvent>
 
     /// The most messages that wait for the reader before the connection stops reading.
-    public static let bufferLimit = 4096
+    @_spi(Fathom) public static let bufferLimit = 4096
 
     private let state = Mutex(State())
     private let log: WireLog?
@@ -181,7 +181,7 @@ public final class WebSocketConnection: Sendable {
     private let mailbox = Mailbox()
 
     /// Messages between the network and the reader of ``events``: handed over as the reader asks,
-    /// and past ``WebSocketConnection/bufferLimit`` waiting, the channel stops reading from the
+    /// and past 4,096 waiting, the channel stops reading from the
     /// network until the reader has caught up to a quarter of it.
     private final class Mailbox: Sendable {
         private struct Inbox {

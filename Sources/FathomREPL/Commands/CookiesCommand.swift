@@ -1,3 +1,5 @@
+@_spi(Fathom) import FathomHTTP
+
 /// `cookies [clear|on|off]`: the cookie jar; bare, lists its cookies.
 struct CookiesCommand: SingleCommand {
     static let spec = CommandSpec(

@@ -1,4 +1,4 @@
-import FathomHTTP
+@_spi(Fathom) import FathomHTTP
 import Foundation
 
 /// `export curl|httpie|swift [#N|--all]`: the draft (or the request behind response #N, or every

@@ -1,4 +1,4 @@
-import FathomHTTP
+@_spi(Fathom) import FathomHTTP
 import FathomJSON
 
 /// `let NAME = EXPR | header NAME | status [#N]`: a value from a response into a variable.

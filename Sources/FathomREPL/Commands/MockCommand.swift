@@ -1,4 +1,4 @@
-import FathomHTTP
+@_spi(Fathom) import FathomHTTP
 import Foundation
 
 /// `mock PATH @FILE | mock PATH status CODE | mock off`: answers matching paths locally through

@@ -1,4 +1,4 @@
-import FathomHTTP
+@_spi(Fathom) import FathomHTTP
 import Foundation
 
 /// `save FILE [--requests-only]`: the session as the commands that reproduce it, never a

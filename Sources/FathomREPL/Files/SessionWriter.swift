@@ -1,4 +1,4 @@
-import FathomHTTP
+@_spi(Fathom) import FathomHTTP
 import Foundation
 
 /// Writes a session log as a `.fathom` file that reproduces the session: each logged command's

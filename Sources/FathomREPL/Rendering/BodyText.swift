@@ -1,4 +1,4 @@
-import FathomHTTP
+@_spi(Fathom) import FathomHTTP
 import Foundation
 
 /// What a body is: JSON, text in its charset, or bytes.
