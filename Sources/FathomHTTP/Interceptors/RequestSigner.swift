@@ -56,7 +56,9 @@ public struct RequestSigner: Interceptor {
     }
 
     /// The text that is signed.
-    @_spi(Fathom) public static func stringToSign(method: String, pathAndQuery: String, date: String, bodySHA256: String) -> String {
+    @_spi(Fathom) public static func stringToSign(
+        method: String, pathAndQuery: String, date: String, bodySHA256: String
+    ) -> String {
         [method, pathAndQuery, date, bodySHA256].joined(separator: "\n")
     }
 
