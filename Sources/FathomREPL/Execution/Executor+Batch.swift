@@ -23,7 +23,7 @@ extension Executor {
         let perRequest = first.used.load(ordering: .relaxed)
         let problems = try await checkBeforeSending(outgoing)
         // A connection for each request in flight.
-        clients.connectionsWanted = max(clients.connectionsWanted, plan.maxConcurrent)
+        clients.want(connections: plan.maxConcurrent)
         let client = try await client(for: outgoing.scope)
         var tally = BatchTally(
             volatile: session.volatile.compactMap { try? JSONPath($0) }, fromSchedule: options.rate != nil)

@@ -67,16 +67,16 @@ public actor Executor {
     /// What has happened: only added to.
     var record = SessionRecord()
     /// Knows every secret of the session; the renderers mask with it, and so does the client's wire log.
-    nonisolated let redactor = Redactor()
+    nonisolated let redactor: Redactor
     /// What the loop hears outside a line's result: live and background outputs, notices, a
     /// batch's progress, the prompt's feeds.snapshot.
     nonisolated let feeds = Feeds()
-    let cookieJar = CookieJar()
-    var clients = ClientCache()
+    /// The clients requests go through, the wire under them, the cookie jar.
+    var clients: Clients
     /// Variables given from outside (``define(_:_:)``): a `replay` at the prompt passes them on.
     var externalVariables: [(name: String, value: String)] = []
     /// Whether the wire log could be written.
-    let wireLogHealth = WireLogHealth()
+    nonisolated let wireLogHealth: WireLogHealth
     /// Structure checks still running, by the load they check (``startStructureCheck(_:)``).
     var structureChecks: [UUID: Task<([DescriptionProblem], Set<String>), Never>] = [:]
     /// A line run inside another changed the draft: its typed secrets are registered when the
@@ -88,6 +88,15 @@ public actor Executor {
 
     public init(options: Options = Options()) {
         self.options = options
+        let redactor = Redactor()
+        let wireLogHealth = WireLogHealth()
+        self.redactor = redactor
+        self.wireLogHealth = wireLogHealth
+        clients = Clients(
+            Clients.Fixed(
+                transport: options.transport, requestTimeout: options.requestTimeout,
+                connectTimeout: options.connectTimeout, redactor: redactor, cookieJar: CookieJar(),
+                wireLogHealth: wireLogHealth))
         self.session = Session(variables: Variables(environment: options.environment))
         if let path = options.dotEnvPath {
             let (values, problem) = DotEnv.load(path)
@@ -250,11 +259,7 @@ public actor Executor {
     /// A file name as a line writes it, resolved: `~/` is the home folder, and a relative name is
     /// under the running file's folder (``directory``), so a file replayed from anywhere finds its
     /// fixtures.
-    func resolvePath(_ written: String) -> String {
-        let path = Self.expandTilde(written)
-        guard !path.hasPrefix("/"), let directory else { return path }
-        return (directory as NSString).appendingPathComponent(path)
-    }
+    func resolvePath(_ written: String) -> String { builder.resolvePath(written) }
 
     /// Resolves relative file names under the folder of the session file at `path` (as the
     /// file system has it, already resolved) from now on, and returns the folder they resolved
