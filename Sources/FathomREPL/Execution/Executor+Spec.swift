@@ -3,42 +3,6 @@ import FathomJSON
 import FathomOpenAPI
 import Foundation
 
-/// A loaded API description. What the session learns against it — the operations called, what
-/// its structure check found — is in the ``SessionRecord``, by ``id``.
-struct LoadedSpec: Equatable, Sendable {
-    var description: APIDescription
-    /// The file or URL as given (`spec FILE|URL`).
-    var source: String
-    /// This load: its coverage and structure findings are kept by this.
-    var id = UUID()
-
-    /// The same load of the same description.
-    static func == (a: LoadedSpec, b: LoadedSpec) -> Bool {
-        a.id == b.id && a.source == b.source && a.description.title == b.description.title
-            && a.description.version == b.description.version
-            && a.description.operations.count == b.description.operations.count
-    }
-}
-
-/// How requests are checked against the description before they go.
-enum ValidationMode: String, Sendable, CaseIterable {
-    /// Problems are warnings; the request is sent.
-    case warn
-    /// A request with a problem is not sent.
-    case strict
-    /// Requests and responses are not checked.
-    case off
-}
-
-/// A response checked against its operation.
-struct SchemaCheck: Sendable {
-    /// `GET /pets/{petId}`, or `nil` when the description has no operation for the request.
-    var operation: String?
-    var violations: [SchemaViolation]
-
-    var passed: Bool { operation != nil && violations.isEmpty }
-}
-
 extension Executor {
     /// Loads a description from a file or an http(s) URL, and says which absolute URL its first
     /// server gives (the base for a session that has none).
@@ -58,42 +22,16 @@ extension Executor {
     ) async throws -> (
         LoadedSpec, server: String?
     ) {
-        let data: Data
-        let location: URL
-        if source.hasPrefix("http://") || source.hasPrefix("https://") {
-            // A key in the URL is masked in what follows (notices, errors) and saved by name.
-            registerSecrets(inQueryOf: source)
-            data = try await Self.fetchDescription(source, with: try await descriptionClient(for: source))
-            guard let url = URL(string: source) else {
-                throw CommandError(.session, .invalid(kind: "URL", value: source))
-            }
-            location = url
-        } else {
-            let path = resolvePath(source)
-            do {
-                data = try DescriptionFile.read(path)
-            } catch {
-                throw CommandError(
-                    .file, .cannotRead(path: path, reason: error.message),
-                    hint: "give a description's file or http(s) URL")
-            }
-            location = URL(fileURLWithPath: path)
-        }
-        let fetch = try await documentReader(from: location, remote: options.remote)
-        let description: APIDescription
-        do {
-            description = try await APIDescription(
-                data: data, name: (source as NSString).lastPathComponent, location: location, checkStructure: false,
-                fetch: fetch, documentLimit: options.maxDocuments ?? APIDescription.defaultDocumentLimit)
-        } catch {
-            throw CommandError(.file, error.message)
-        }
-        let server = description.servers.first.flatMap { server in
-            server.contains("://")
-                ? server
-                : (source.contains("://") ? (try? RequestURL(parsing: source).resolving(server).description) : nil)
-        }
-        let loaded = LoadedSpec(description: description, source: source)
+        let fromServer = source.hasPrefix("http://") || source.hasPrefix("https://")
+        // A key in the URL is masked in what follows (notices, errors) and saved by name.
+        if fromServer { registerSecrets(inQueryOf: source) }
+        // A description on an API's origin is read with that API's client (behind its own
+        // credentials); the documents its `$ref`s name get them only on that origin.
+        let loader = DescriptionLoader(
+            client: try await client(for: fromServer ? scope(ofURL: source) : nil),
+            anonymous: try await client(for: nil))
+        let (loaded, server) = try await loader.load(
+            source, at: fromServer ? source : resolvePath(source), options: options)
         if checked { startStructureCheck(loaded) }
         return (loaded, server)
     }
@@ -136,52 +74,6 @@ extension Executor {
     /// What arrived while lines ran (a structure check's findings), once.
     func takeNotices() -> [Output] {
         feeds.takeNotices()
-    }
-
-    /// The client a description at `url` is fetched with: its API's, when the session has an
-    /// API on that origin (a description behind the API's own credentials), else one with none.
-    private func descriptionClient(for url: String) async throws -> NetworkClient {
-        try await client(for: scope(ofURL: url))
-    }
-
-    /// How the documents a description's `$ref`s name are read: as the description was, from
-    /// files or over HTTP with the session's client settings. The session's credentials go only
-    /// to the server the description came from, never to another one its author names
-    /// (``ScopeRules/refGoesWithCredentials(_:descriptionAt:)``); a description from a server
-    /// reads no local file, and one from a file reads no URL unless `remote` (`spec --remote`)
-    /// allows it.
-    private func documentReader(
-        from location: URL, remote: Bool
-    ) async throws -> @Sendable (URL) async throws -> Data {
-        let fromServer = Origin(location) != nil
-        let client =
-            location.isFileURL
-            ? try await self.client(for: nil)
-            : try await descriptionClient(for: location.absoluteString)
-        let anonymous = try await self.client(for: nil)
-        return { url in
-            if url.isFileURL {
-                guard !fromServer else { throw DescriptionError("a description read over HTTP reads no local file") }
-                return try DescriptionFile.read(url.path)
-            }
-            guard fromServer || remote else {
-                throw DescriptionError("a description read from a file reads no URL unless asked: `spec --remote FILE`")
-            }
-            do {
-                let withCredentials = ScopeRules.refGoesWithCredentials(url, descriptionAt: location)
-                return try await Self.fetchDescription(url.absoluteString, with: withCredentials ? client : anonymous)
-            } catch let error as CommandError {
-                throw DescriptionError(error.message)
-            }
-        }
-    }
-
-    private static func fetchDescription(_ url: String, with client: NetworkClient) async throws -> Data {
-        let response = try await client.send(try NetworkRequest.get(url).prepared())
-        guard response.status.code < 300 else {
-            throw CommandError(.session, "\(url) answered \(response.status.code) \(response.status.reasonPhrase)")
-        }
-        return response.body
     }
 
     /// Uses a description loaded elsewhere (`fathom replay --spec` loads it once for every
