@@ -143,7 +143,7 @@ struct BodyCommand: SingleCommand {
                     .session, "the body is not valid JSON: \(error.summary)", hint: "fix it or quote it as text")
             }
         }
-        if case .json(let items) = body { _ = try executor.jsonObject(items) }
+        if case .json(let items) = body { _ = try executor.builder.jsonObject(items) }
         executor.session.draft.body = body
         executor.session.draft.bodyIsExample = false
         return .done
