@@ -70,8 +70,7 @@ extension Executor {
                 path, limit: WebSocketConnection.Configuration().maxMessageSize, what: "a message")
             message = String(validating: data, as: UTF8.self).map { .text($0) } ?? .binary(data)
         }
-        try await open.connection.send(message)
-        open.countSent(message)
+        try await open.send(message)
         return CommandResult(.succeeded, [.webSocket(WebSocketOutput(kind: .sent(message)))])
     }
 
@@ -107,31 +106,8 @@ extension Executor {
         guard case .value(let written) = expectation.subject else {
             throw CommandError(.session, "expect message takes EXPR OP VALUE")
         }
-        let operand = try expectation.operand.map { try session.variables.expand($0) }
-        let variables = session.variables
         let wait = options.requestTimeout ?? session.settings.timeout ?? Self.defaultMessageWait
-        var last: ExpectationResult?
-        let found = try await open.firstMessage(until: .now + wait) { message in
-            let document = WebSocketOutput.document(of: message)
-            let result = try ExpectationEvaluator.evaluateValue(written, expectation.op, operand: operand) {
-                try JSONPath(try variables.expand($0)).query(document).map(\.value)
-            }
-            last = result
-            return result.passed
-        }
-        if found.found != nil, let last {
-            return CommandResult(.succeeded, [.expectation(ExpectationOutput(line: "", result: last))])
-        }
-        let within = open.closed != nil ? "before the WebSocket closed" : "in \(wait.shortDescription)"
-        let expected =
-            written == "$" && expectation.op == .exists
-            ? "a message" : "a message where \(written) \(expectation.op.rawValue)" + (operand.map { " \($0)" } ?? "")
-        let lastShown = found.last.map {
-            "; the last: " + WebSocketOutput.document(of: $0).formatted(.compactText).trimmingCharacters(in: .newlines)
-        }
-        let actual = "none \(within) (\(found.looked) looked at\(lastShown ?? ""))"
-        let result = ExpectationResult(passed: false, expected: expected, actual: actual)
-        return CommandResult(.checkFailed, [.expectation(ExpectationOutput(line: "", result: result))])
+        return try await open.expect(written, expectation, variables: session.variables, wait: wait)
     }
 
     private func openWebSocketOrThrow() throws -> OpenWebSocket {

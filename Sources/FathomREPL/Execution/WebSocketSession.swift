@@ -1,4 +1,4 @@
-import FathomHTTP
+@_spi(Fathom) import FathomHTTP
 import FathomJSON
 import Foundation
 import Synchronization
@@ -116,11 +116,23 @@ final class OpenWebSocket: Sendable {
         }
     }
 
-    /// Counts a message sent, and keeps it in the transcript.
-    func countSent(_ message: WebSocketMessage) {
+    /// Sends `message`, kept in the transcript first: an answer the server sends back at once
+    /// then comes after it, as it did. A message that could not be sent is taken back out.
+    func send(_ message: WebSocketMessage) async throws {
         state.withLock {
             $0.sent += 1
             $0.keep(received: nil, message, at: nil)
+        }
+        do {
+            try await connection.send(message)
+        } catch {
+            state.withLock { state in
+                state.sent -= 1
+                if let index = state.transcript.lastIndex(where: { $0.received == nil && $0.message == message }) {
+                    state.transcript.remove(at: index)
+                }
+            }
+            throw error
         }
     }
 
@@ -227,6 +239,37 @@ final class OpenWebSocket: Sendable {
             if closed || ContinuousClock.now >= deadline { return (nil, looked, last) }
             await waitForMessage(until: deadline)
         }
+    }
+
+    /// `expect message EXPR OP VALUE` (`written` is EXPR): waits up to `wait` for a message that
+    /// matches, from the one after the last matched; a failed check says what was looked at and
+    /// the last message seen. `variables` expand the expression and the operand.
+    func expect(
+        _ written: String, _ expectation: Expectation, variables: Variables, wait: Duration
+    ) async throws -> CommandResult {
+        let operand = try expectation.operand.map { try variables.expand($0) }
+        var last: ExpectationResult?
+        let found = try await firstMessage(until: .now + wait) { message in
+            let document = WebSocketOutput.document(of: message)
+            let result = try ExpectationEvaluator.evaluateValue(written, expectation.op, operand: operand) {
+                try JSONPath(try variables.expand($0)).query(document).map(\.value)
+            }
+            last = result
+            return result.passed
+        }
+        if found.found != nil, let last {
+            return CommandResult(.succeeded, [.expectation(ExpectationOutput(line: "", result: last))])
+        }
+        let within = closed != nil ? "before the WebSocket closed" : "in \(wait.shortDescription)"
+        let expected =
+            written == "$" && expectation.op == .exists
+            ? "a message" : "a message where \(written) \(expectation.op.rawValue)" + (operand.map { " \($0)" } ?? "")
+        let lastShown = found.last.map {
+            "; the last: " + WebSocketOutput.document(of: $0).formatted(.compactText).trimmingCharacters(in: .newlines)
+        }
+        let actual = "none \(within) (\(found.looked) looked at\(lastShown ?? ""))"
+        let result = ExpectationResult(passed: false, expected: expected, actual: actual)
+        return CommandResult(.checkFailed, [.expectation(ExpectationOutput(line: "", result: result))])
     }
 
     /// Returns when a message arrives, the connection ends, the deadline passes or the task is
