@@ -122,6 +122,22 @@ import Testing
         #expect(written["file"] as? String == "/x/out.json" && written["cause"] as? String == "permission denied")
     }
 
+    /// A session file's line that does not parse keeps its failure: a replay's `--output json`
+    /// says what is wrong with the line as the prompt's does, with where it is.
+    @Test func aFilesBadLineKeepsItsProblem() throws {
+        let problem = try #require(
+            #expect(throws: SessionFile.Problem.self) {
+                try SessionFile.parse("base http://x.test\nget /a\nsned /b\n", path: "t.fathom")
+            })
+        #expect(problem.line == 3 && problem.column == 1)
+        #expect(problem.error?.problem == .unknown(kind: "command", word: "sned", suggestion: "send"))
+        let line = JSONOutputRenderer(redactor: Redactor()).render(.failure(Failure(.sessionFile(problem))))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(object["kind"] as? String == "session_file" && object["file"] as? String == "t.fathom")
+        #expect(object["domain"] as? String == "parse" && object["problem"] as? String == "unknown")
+        #expect(object["word"] as? String == "sned" && object["suggestion"] as? String == "send")
+    }
+
     /// A refused request lists up to 20 problems and counts the rest, in the renderer.
     @Test func aRefusedRequestCountsWhatItDoesNotList() {
         let problems = (1...25).map { "problem \($0)" }

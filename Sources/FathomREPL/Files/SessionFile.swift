@@ -25,6 +25,8 @@ struct SessionFile: Sendable {
         /// What to do about it, apart from what is wrong: renderers join them, replay's report
         /// shows it as its own field.
         var hint: String? = nil
+        /// The line's own failure, when a line does not parse: its domain, problem and values.
+        var error: CommandError? = nil
 
         var description: String {
             var location = path
@@ -81,7 +83,8 @@ struct SessionFile: Sendable {
             } catch {
                 let (lineOffset, column) = position(of: error.column, in: entry)
                 throw Problem(
-                    path: path, line: start + lineOffset, column: column, message: error.message, hint: error.advice)
+                    path: path, line: start + lineOffset, column: column, message: error.message, hint: error.advice,
+                    error: error)
             }
             if let command {
                 entries.append(Entry(line: start, text: entry, command: command, name: name))

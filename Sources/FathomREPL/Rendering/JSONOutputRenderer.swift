@@ -406,6 +406,10 @@ struct JSONOutputRenderer: Sendable {
             if let line = problem.line { members.append(number("line", line)) }
             if let column = problem.column { members.append(number("column", column)) }
             if let hint = problem.hint { members.append(string("hint", hint)) }
+            // A line that does not parse says what is wrong with it as a line's failure does.
+            if let error = problem.error {
+                members += [string("domain", error.domain.rawValue)] + problemFields(error.problem)
+            }
             return members
         case .other(let text): return [string("kind", "other"), string("reason", text)]
         }
