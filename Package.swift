@@ -159,7 +159,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FathomEndToEndTests",
-            dependencies: ["FathomDemo", "FathomTestSupport", "FathomOpenAPI", "FathomJSON"],
+            dependencies: ["FathomDemo", "FathomTestSupport", "FathomOpenAPI", "FathomJSON", "FathomHTTP"],
             exclude: ["Snapshots"]
         ),
     ]

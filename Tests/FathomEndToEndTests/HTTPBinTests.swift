@@ -205,4 +205,54 @@ struct HTTPBinTests {
         #expect(result.stdout.contains(#""mocked": "yes""#))
         #expect(result.stdout.components(separatedBy: #""url": ""#).count == 3, "unmocked paths reach httpbin")
     }
+
+    /// `auth aws-sigv4` signs what goes to httpbin with keys from the environment, masks the
+    /// session token, saves a file that names no key, and that file replays from the environment
+    /// (exit 3, the environment's fault, without it). A curl line with `--aws-sigv4` sends signed.
+    @Test func awsSigningTakesItsKeysFromTheEnvironment() throws {
+        let directory = NSTemporaryDirectory() + "fathom-aws-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let secret = "aws-planted-secret-access-key-0042"
+        let token = "aws-planted-session-token-0042"
+        let keys = ["AWS_ACCESS_KEY_ID": "AKIDE2E", "AWS_SECRET_ACCESS_KEY": secret, "AWS_SESSION_TOKEN": token]
+        let result = try run(
+            """
+            auth aws-sigv4 --region eu-west-1 --service execute-api
+            get /headers
+            save \(directory)/aws.fathom
+            """, environment: keys)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stdout.contains(#""Authorization": "AWS4-HMAC-SHA256 Credential=AKIDE2E/"#)
+                && result.stdout.contains(
+                    "/eu-west-1/execute-api/aws4_request, SignedHeaders=host;x-amz-date;x-amz-security-token, Signature="
+                ),
+            "\(result.stdout)")
+        #expect(result.stdout.contains(#""X-Amz-Security-Token": "••••0042""#), "\(result.stdout)")
+        for text in [result.stdout, result.stderr] {
+            #expect(!text.contains(secret) && !text.contains(token) && !text.contains(String(token.prefix(20))))
+        }
+        let saved = try String(contentsOfFile: directory + "/aws.fathom", encoding: .utf8)
+        #expect(saved.contains("auth aws-sigv4 --region eu-west-1 --service execute-api\n"), "\(saved)")
+        #expect(!saved.contains(secret) && !saved.contains(token) && !saved.contains("AKIDE2E"))
+
+        let replayed = try FathomBinary.run(["replay", directory + "/aws.fathom"], environment: keys)
+        #expect(replayed.status == 0, "\(replayed.stdout)\(replayed.stderr)")
+        let without = try FathomBinary.run(
+            ["replay", directory + "/aws.fathom"],
+            environment: [
+                "AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": "", "HOME": directory,
+                "AWS_SHARED_CREDENTIALS_FILE": directory + "/none",
+            ])
+        #expect(without.status == 3, "\(without.stdout)")
+        #expect(
+            without.stdout.contains("secret 'aws_secret_access_key' has no value — no AWS keys"), "\(without.stdout)")
+
+        let curl = try run(
+            "curl --aws-sigv4 aws:amz:us-east-1:execute-api -u AKIDCURL:\(secret) \(Self.baseURL!)/headers")
+        #expect(curl.status == 0, "\(curl.stderr)")
+        #expect(curl.stdout.contains("Credential=AKIDCURL/"), "\(curl.stdout)")
+        #expect(curl.stdout.contains("/us-east-1/execute-api/aws4_request") && !curl.stdout.contains(secret))
+    }
 }

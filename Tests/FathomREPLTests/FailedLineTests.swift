@@ -42,7 +42,10 @@ import Testing
         "export": ["export curl #99"],
         "api": ["api share notaurl", "api unshare http://other.test"],
         "default": ["default header X: 1"],  // in a session with no base (below)
-        "auth": ["auth bearer {{missing}}", "auth basic ada"],
+        "auth": [
+            "auth bearer {{missing}}", "auth basic ada", "auth aws-sigv4 --service s3",
+            "auth aws-sigv4 --region r --service s --profile nobody-has-this-profile",
+        ],
         "set": ["set b = {{missing}}"],
         "unset": ["unset nothere"],
         "vars": [],  // lists

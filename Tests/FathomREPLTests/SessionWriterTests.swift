@@ -74,6 +74,18 @@ import Testing
         #expect(output.namedSecrets == ["password", "authorization"])
     }
 
+    /// AWS keys typed into `auth aws-sigv4` are written as references, the access key ID as it is.
+    @Test func awsKeysAreWrittenAsReferences() {
+        let output = writer(
+            [("auth aws-sigv4 --region eu-west-1 AKIDEXAMPLE \(Self.planted) token-\(Self.planted)", .setting)],
+            secrets: [Self.planted, "token-" + Self.planted])
+        #expect(!output.text.contains(Self.planted), "\(output.text)")
+        #expect(
+            output.text.contains(
+                "auth aws-sigv4 --region eu-west-1 AKIDEXAMPLE {{aws_secret_access_key}} {{aws_session_token}}"),
+            "\(output.text)")
+    }
+
     @Test func theFirstLineSaysHowToReplay() {
         var log = SessionLog()
         log.append(command("base {{demo}}"), kind: .setting)

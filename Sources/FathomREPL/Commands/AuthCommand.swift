@@ -7,16 +7,20 @@ struct AuthCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "auth",
         synopsis:
-            "auth [draft] bearer TOKEN | basic USER[:PASS] | apikey header|query NAME VALUE | oauth2 client-credentials URL ID SECRET [SCOPE] | none",
+            "auth [draft] bearer TOKEN | basic USER[:PASS] | apikey header|query NAME VALUE | oauth2 client-credentials URL ID SECRET [SCOPE] | aws-sigv4 [--region R] [--service S] [--profile P] [KEY SECRET [TOKEN]] | none",
         summary: "how requests to the base's API are authorized (`draft`: the draft's request alone)",
         details: """
             Credentials belong to the API the base names: a request to another origin carries none of \
             them. `auth draft …` gives the draft's request its own (`auth draft none`: none at all); the \
             next one-liner or `reset` drops them — imports use it, so each request carries exactly its own. \
             `basic USER` asks for the password without echo. OAuth2 tokens are fetched on first use, cached \
-            until they expire, and fetched again on a 401. Credentials are secrets: masked everywhere.
+            until they expire, and fetched again on a 401. `aws-sigv4` signs every request as AWS \
+            specifies (Signature Version 4); region and service default to what an AWS host names, and keys \
+            not written come from AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY/AWS_SESSION_TOKEN or the profile \
+            (`--profile`, AWS_PROFILE, `default`) in ~/.aws/credentials — so a saved file signs in CI from \
+            the environment. Credentials are secrets: masked everywhere.
             """,
-        completion: .words(["bearer", "basic", "apikey", "oauth2", "none", "draft"]), group: .session)
+        completion: .words(["bearer", "basic", "apikey", "oauth2", "aws-sigv4", "none", "draft"]), group: .session)
 
     /// Whose credentials these are.
     enum Scope: Equatable, Sendable {
@@ -62,6 +66,13 @@ struct AuthCommand: SingleCommand {
         case .oauth2ClientCredentials(let url, let id, let secret, let scope)?:
             writer.raw("oauth2 client-credentials")
             writer.words([url, id, secret] + (scope.map { [$0] } ?? []))
+        case .awsSigV4(let signing)?:
+            writer.raw("aws-sigv4")
+            for (flag, value) in signing.flags {
+                writer.raw(flag)
+                writer.word(value)
+            }
+            writer.words([signing.accessKey, signing.secretKey, signing.sessionToken].compactMap { $0 })
         }
         return writer.text
     }
@@ -80,6 +91,7 @@ struct AuthCommand: SingleCommand {
             case .basic(_, let password)?: [password]
             case .apiKey(_, _, let value)?: [value]
             case .oauth2ClientCredentials(_, _, let secret, _)?: [secret]
+            case .awsSigV4(let signing)?: [signing.secretKey, signing.sessionToken]
             default: []
             }
         return written.compactMap { $0 }.filter { !Variables.hasReference($0) }
@@ -91,6 +103,7 @@ struct AuthCommand: SingleCommand {
         case .basic?: "password"
         case .apiKey(_, let name, _)?: SecretNames.variableName(name)
         case .oauth2ClientCredentials?: "client_secret"
+        case .awsSigV4(let signing)?: value == signing.sessionToken ? "aws_session_token" : "aws_secret_access_key"
         default: nil
         }
     }
@@ -146,6 +159,15 @@ struct AuthCommand: SingleCommand {
             _ = try variables.expand(id)
             _ = try scope.map { try variables.expand($0) }
             redactor.addSecret(try variables.expand(secret))
+        case .awsSigV4(let signing):
+            // Resolved now, so a line with no keys anywhere fails here and changes nothing; the
+            // keys from the environment or a profile are secrets like written ones.
+            let base = index.flatMap { executor.session.apis[$0].base } ?? executor.session.base
+            let host = try base.map { try RequestURL(parsing: try variables.expand($0)).host }
+            let (_, _, keys) = try signing.resolved(
+                host: host, environment: variables.environment, expand: { try variables.expand($0) })
+            redactor.addSecret(keys.secretAccessKey)
+            if let token = keys.sessionToken { redactor.addSecret(token) }
         }
         if let index {
             executor.session.apis[index].auth = spec
@@ -190,8 +212,34 @@ struct AuthCommand: SingleCommand {
             let scope = try a.optionalWord()?.text
             try a.end()
             return .oauth2ClientCredentials(tokenURL: url, clientID: id, clientSecret: secret, scope: scope)
+        case "aws-sigv4":
+            var signing = AWSSigning()
+            var keys: [String] = []
+            while let word = try a.optionalWord() {
+                switch word.quoted ? "" : word.text.lowercased() {
+                case "--region": signing.region = try a.word("a region: us-east-1").text
+                case "--service": signing.service = try a.word("a service: execute-api, s3, …").text
+                case "--profile": signing.profile = try a.word("a profile name").text
+                default:
+                    guard keys.count < 3 else {
+                        throw CommandError(.parse, .unexpected(word: word.text), column: word.column)
+                    }
+                    keys.append(word.text)
+                }
+            }
+            guard keys.count != 1 else {
+                throw CommandError(
+                    .parse, .missing("the secret key after the access key"), column: a.column,
+                    hint: "auth aws-sigv4 [--region R] [--service S] [KEY SECRET [TOKEN]]")
+            }
+            if keys.count >= 2 {
+                signing.accessKey = keys[0]
+                signing.secretKey = keys[1]
+                signing.sessionToken = keys.count > 2 ? keys[2] : nil
+            }
+            return .awsSigV4(signing)
         default:
-            throw a.badChoice(kind, ["bearer", "basic", "apikey", "oauth2", "none"])
+            throw a.badChoice(kind, ["bearer", "basic", "apikey", "oauth2", "aws-sigv4", "none"])
         }
     }
 }

@@ -181,6 +181,11 @@ struct Clients {
             }
             return [tokenURL, try variables.expand(id), try variables.expand(secret)]
                 + (try scope.map { [try variables.expand($0)] } ?? [])
+        case .awsSigV4(let signing):
+            let host = try base.map { try RequestURL(parsing: try variables.expand($0)).host }
+            let (region, service, keys) = try signing.resolved(
+                host: host, environment: variables.environment, expand: { try variables.expand($0) })
+            return [region, service, keys.accessKeyID, keys.secretAccessKey] + (keys.sessionToken.map { [$0] } ?? [])
         }
     }
 
@@ -210,6 +215,12 @@ struct Clients {
                 .unlessPresent(.authorization)
         case .apiKey(.header, _, _): return ClosureAuthenticator.apiKey(header: .init(credentials[0]), credentials[1])
         case .apiKey(.query, _, _): return ClosureAuthenticator.apiKey(query: credentials[0], credentials[1])
+        case .awsSigV4:
+            return AWSSignatureV4(
+                region: credentials[0], service: credentials[1],
+                credentials: .init(
+                    accessKeyID: credentials[2], secretAccessKey: credentials[3],
+                    sessionToken: credentials.count > 4 ? credentials[4] : nil))
         }
     }
 }

@@ -120,6 +120,7 @@ extension AuthSpec {
         case .basic: "basic"
         case .apiKey: "apikey"
         case .oauth2ClientCredentials: "oauth2"
+        case .awsSigV4: "aws-sigv4"
         }
     }
 }

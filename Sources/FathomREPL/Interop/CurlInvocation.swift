@@ -35,6 +35,9 @@ struct CurlInvocation: Equatable, Sendable {
     /// `-u USER[:PASS]`.
     var user: (name: String, password: String?)?
     var bearer: String?
+    /// `--aws-sigv4 aws:amz[:REGION[:SERVICE]]`: sign with AWS Signature Version 4, `-u` being
+    /// the keys; a region or service not given is the host's.
+    var awsSigV4: (region: String?, service: String?)?
     var insecure = false
     /// `nil` does not follow redirects (curl's default); `-L` follows up to `--max-redirs` (50).
     var redirects: Int?
@@ -65,7 +68,9 @@ struct CurlInvocation: Equatable, Sendable {
         a.method == b.method && a.urls == b.urls
             && a.headers.map { [$0.name, $0.value] } == b.headers.map { [$0.name, $0.value] }
             && a.body == b.body && a.user?.name == b.user?.name && a.user?.password == b.user?.password
-            && a.bearer == b.bearer && a.insecure == b.insecure && a.redirects == b.redirects && a.timeout == b.timeout
+            && a.bearer == b.bearer && a.awsSigV4?.region == b.awsSigV4?.region
+            && a.awsSigV4?.service == b.awsSigV4?.service && (a.awsSigV4 == nil) == (b.awsSigV4 == nil)
+            && a.insecure == b.insecure && a.redirects == b.redirects && a.timeout == b.timeout
             && a.proxy == b.proxy
     }
 
@@ -86,7 +91,8 @@ struct CurlInvocation: Equatable, Sendable {
     private static let withValue: Set<String> = [
         "-X", "--request", "-H", "--header", "-d", "--data", "--data-raw", "--data-binary", "--data-ascii",
         "--data-urlencode", "--json", "-F", "--form", "--form-string", "--url", "--url-query", "-u", "--user",
-        "--oauth2-bearer", "-b", "--cookie", "-A", "--user-agent", "-e", "--referer", "-T", "--upload-file",
+        "--oauth2-bearer", "--aws-sigv4", "-b", "--cookie", "-A", "--user-agent", "-e", "--referer", "-T",
+        "--upload-file",
         "--max-redirs", "-m", "--max-time", "--connect-timeout", "-x", "--proxy", "--socks5", "--socks5-hostname",
         "-r", "--range",
     ]
@@ -245,6 +251,11 @@ struct CurlInvocation: Equatable, Sendable {
                     curl.user = (credentials, nil)
                 }
             case "--oauth2-bearer": curl.bearer = try value(argument)
+            case "--aws-sigv4":
+                // provider1[:provider2[:region[:service]]], as curl reads it.
+                let parts = try value(argument).split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+                func part(_ index: Int) -> String? { parts.count > index && !parts[index].isEmpty ? parts[index] : nil }
+                curl.awsSigV4 = (part(2), part(3))
             case "-b", "--cookie":
                 let cookie = try value(argument)
                 if cookie.contains("=") {

@@ -145,10 +145,21 @@ extension Importer {
                 settings.append(.command(ProxyCommand(setting: .set(proxyURL(proxy)))))
             }
             var auth = PostmanAuth.inherit
-            if let user = invocation.user {
+            if let user = invocation.user, invocation.awsSigV4 == nil {
                 auth = .auth(.basic(user: user.name, password: user.password.map { reference($0, named: "password") }))
             }
             if let bearer = invocation.bearer { auth = .auth(.bearer(reference(bearer, named: "token"))) }
+            if let signing = invocation.awsSigV4 {
+                // `-u` is the keys, not a user: with none, they come from the environment.
+                auth = .auth(
+                    .awsSigV4(
+                        AWSSigning(
+                            region: signing.region, service: signing.service, accessKey: invocation.user?.name,
+                            secretKey: invocation.user.map {
+                                reference($0.password ?? "", named: "aws_secret_access_key")
+                            }
+                        )))
+            }
             var previous: [(name: String, value: String)]?
             for url in invocation.urls {
                 let headers = invocation.headers(for: url)

@@ -32,6 +32,10 @@ struct ShownValues {
             "apikey \(placement.rawValue) \(name) \(maskedTemplate(value))"
         case .oauth2ClientCredentials(let url, let id, let secret, let scope):
             "oauth2 client-credentials \(url) \(id) \(maskedTemplate(secret))\(scope.map { " \($0)" } ?? "")"
+        case .awsSigV4(let signing):
+            (["aws-sigv4"] + signing.flags.flatMap { [$0.flag, $0.value] }
+                + [signing.accessKey, signing.secretKey.map(maskedTemplate), signing.sessionToken.map(maskedTemplate)]
+                .compactMap { $0 }).joined(separator: " ")
         }
     }
 
