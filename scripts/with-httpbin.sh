@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs a command with httpbin serving on 127.0.0.1 (a free port), its URL in FATHOM_HTTPBIN_URL,
+# Runs a command with httpbin serving on 127.0.0.1 (a free port), its URL in FATHOM_HTTPBIN_URL, and
+# on a Unix socket, its path in FATHOM_HTTPBIN_SOCKET,
 # HTTPie's `http` in FATHOM_HTTPIE (for the export round trips) and a Python with jsonschema in
 # FATHOM_PYTHON (to check exported HAR against its schema, and AWS signatures against botocore's).
 # httpbin, gunicorn, httpie, jsonschema and botocore are installed from PyPI into
@@ -20,7 +21,12 @@ port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0));
 "$venv/bin/gunicorn" --bind "127.0.0.1:$port" --workers 2 --log-level warning httpbin:app \
     2> >(grep -v "flasgger is not installed" >&2) &
 gunicorn_pid=$!
-trap 'kill $gunicorn_pid 2>/dev/null || true; wait $gunicorn_pid 2>/dev/null || true' EXIT
+# The same httpbin on a Unix socket, for `base http+unix://…` and curl's --unix-socket.
+socket_dir=$(mktemp -d)
+"$venv/bin/gunicorn" --bind "unix:$socket_dir/httpbin.sock" --workers 1 --log-level warning httpbin:app \
+    2> >(grep -v "flasgger is not installed" >&2) &
+socket_pid=$!
+trap 'kill $gunicorn_pid $socket_pid 2>/dev/null || true; wait $gunicorn_pid $socket_pid 2>/dev/null || true; rm -rf "$socket_dir"' EXIT
 
 for _ in $(seq 1 100); do
     if curl -s -o /dev/null "http://127.0.0.1:$port/get"; then break; fi
@@ -28,7 +34,13 @@ for _ in $(seq 1 100); do
 done
 curl -s -o /dev/null "http://127.0.0.1:$port/get" || { echo "httpbin did not start" >&2; exit 1; }
 
+for _ in $(seq 1 100); do
+    if curl -s -o /dev/null --unix-socket "$socket_dir/httpbin.sock" http://localhost/get; then break; fi
+    sleep 0.1
+done
+
 export FATHOM_HTTPBIN_URL="http://127.0.0.1:$port"
+export FATHOM_HTTPBIN_SOCKET="$socket_dir/httpbin.sock"
 export FATHOM_HTTPIE="$PWD/$venv/bin/http"
 export FATHOM_PYTHON="$PWD/$venv/bin/python"
 "$@"

@@ -255,4 +255,34 @@ struct HTTPBinTests {
         #expect(curl.stdout.contains("Credential=AKIDCURL/"), "\(curl.stdout)")
         #expect(curl.stdout.contains("/us-east-1/execute-api/aws4_request") && !curl.stdout.contains(secret))
     }
+    /// `base http+unix://…` reaches httpbin on a Unix socket; the socket is an API of its own, so
+    /// its credentials do not reach httpbin on TCP (a second server); curl's `--unix-socket` line
+    /// sends there, and its export runs in curl to the same answer.
+    @Test func aUnixSocketIsAnAPIOfItsOwn() throws {
+        let socket = try #require(ProcessInfo.processInfo.environment["FATHOM_HTTPBIN_SOCKET"])
+        let encoded = socket.replacingOccurrences(of: "/", with: "%2F")
+        let planted = "unix-socket-planted-token-0042"
+        let result = try run(
+            """
+            base http+unix://\(encoded)
+            auth bearer \(planted)
+            get /headers
+            get \(Self.baseURL!)/headers
+            curl --unix-socket \(socket) 'http://localhost/anything/curl?q=1'
+            export curl
+            """)
+        #expect(result.status == 0, "\(result.stderr)")
+        let answers = result.stdout.components(separatedBy: "HTTP/1.1 200 OK")
+        try #require(answers.count == 4, "\(result.stdout)")
+        #expect(
+            answers[1].contains(#""Authorization": "Bearer ••••0042""#) && answers[1].contains(#""Host": "localhost""#))
+        #expect(!answers[2].contains("Authorization"), "httpbin on TCP got the socket's credentials: \(answers[2])")
+        #expect(answers[3].contains(#""url": "http://localhost/anything/curl?q=1""#), "\(answers[3])")
+        #expect(!result.stdout.contains(planted) && !result.stderr.contains(planted))
+        let exported = try #require(
+            result.stdout.range(of: "curl \\\n").map { String(result.stdout[$0.lowerBound...]) })
+        #expect(exported.contains("--unix-socket \(socket) 'http://localhost/anything/curl?q=1'"), "\(exported)")
+        let (status, output) = try Program.run(["bash", "-c", exported])
+        #expect(status == 0 && output.contains(#""url": "http://localhost/anything/curl?q=1""#), "\(output)")
+    }
 }

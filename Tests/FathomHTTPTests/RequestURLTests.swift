@@ -64,4 +64,17 @@ import Testing
             !"\(error)".contains("hunter2")
         }
     }
+    /// A Unix socket's URL: the host is the socket's path, encoded, its case kept, with no port;
+    /// its origin is the socket.
+    @Test func aUnixSocketURLNamesItsSocket() throws {
+        let url = try RequestURL(parsing: "http+unix://%2Fvar%2Frun%2FDocker.sock/v1.45/containers/json?all=1")
+        #expect(url.scheme == "http+unix" && url.host == "%2Fvar%2Frun%2FDocker.sock" && url.port == nil)
+        #expect(url.socketPath == "/var/run/Docker.sock")
+        #expect(url.path == "/v1.45/containers/json" && url.query == "all=1")
+        #expect(url.origin == "http+unix://%2Fvar%2Frun%2FDocker.sock")
+        #expect(url.description == "http+unix://%2Fvar%2Frun%2FDocker.sock/v1.45/containers/json?all=1")
+        #expect(try RequestURL(parsing: "http://127.0.0.1/x").socketPath == nil)
+        let relative = #expect(throws: NetworkError.self) { try RequestURL(parsing: "http+unix://docker.sock/x") }
+        #expect("\(relative!)".contains("the socket's absolute path"), "\(relative!)")
+    }
 }

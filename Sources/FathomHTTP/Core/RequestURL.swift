@@ -46,8 +46,9 @@ public struct RequestURL: Hashable, Sendable, CustomStringConvertible {
             throw .invalidURL(shown, reason: "missing scheme (expected http:// or https://)")
         }
         let scheme = string(bytes[..<schemeEnd]).lowercased()
-        guard scheme == "http" || scheme == "https" else {
-            throw .invalidURL(shown, reason: "unsupported scheme '\(scheme)' (expected http or https)")
+        guard ["http", "https", "http+unix", "https+unix"].contains(scheme) else {
+            throw .invalidURL(
+                shown, reason: "unsupported scheme '\(scheme)' (expected http, https, or http+unix for a Unix socket)")
         }
         var rest = bytes[(schemeEnd + 3)...]
         if let hash = rest.firstIndex(of: UInt8(ascii: "#")) {
@@ -63,7 +64,28 @@ public struct RequestURL: Hashable, Sendable, CustomStringConvertible {
         }
         var port: Int?
         let host: String
-        if authority.first == UInt8(ascii: "[") {
+        if scheme.hasSuffix("+unix") {
+            // The socket's path, percent-encoded (`%2Fvar%2Frun%2Fdocker.sock`): a file name, so
+            // its case is kept and it has no port.
+            host = string(authority)
+            guard let socket = host.removingPercentEncoding, socket.hasPrefix("/") else {
+                throw .invalidURL(
+                    shown,
+                    reason:
+                        "a Unix socket URL's host is the socket's absolute path, encoded: http+unix://%2Fvar%2Frun%2Fapp.sock/"
+                )
+            }
+            var path = afterAuthority
+            var query: String?
+            if let questionMark = afterAuthority.firstIndex(of: UInt8(ascii: "?")) {
+                path = afterAuthority[..<questionMark]
+                query = PercentEncoding.encode(string(afterAuthority[(questionMark + 1)...]), as: .rawQuery)
+            }
+            self.init(
+                scheme: scheme, host: host, port: nil, path: PercentEncoding.encode(string(path), as: .path),
+                query: query)
+            return
+        } else if authority.first == UInt8(ascii: "[") {
             guard let close = authority.firstIndex(of: UInt8(ascii: "]")) else {
                 throw .invalidURL(shown, reason: "unterminated IPv6 address in host")
             }
@@ -133,6 +155,11 @@ public struct RequestURL: Hashable, Sendable, CustomStringConvertible {
     /// The port a connection goes to: the written one, else 80 for http and 443 for https.
     @_spi(Fathom) public var effectivePort: Int { port ?? (scheme == "https" ? 443 : 80) }
 
+    /// The Unix socket a `http+unix://` URL goes to (its host, decoded), or `nil` for a TCP URL.
+    public var socketPath: String? {
+        scheme.hasSuffix("+unix") ? host.removingPercentEncoding : nil
+    }
+
     /// `host` or `host:port` as written.
     @_spi(Fathom) public var authority: String { port.map { "\(host):\($0)" } ?? host }
 
@@ -150,6 +177,7 @@ public struct RequestURL: Hashable, Sendable, CustomStringConvertible {
     ///
     /// Two URLs have the same origin exactly when their `origin`s are equal.
     @_spi(Fathom) public var origin: String {
+        if socketPath != nil { return "\(scheme)://\(host)" }
         let defaultPort = scheme == "https" ? 443 : 80
         return effectivePort == defaultPort ? "\(scheme)://\(host)" : "\(scheme)://\(host):\(effectivePort)"
     }

@@ -251,6 +251,11 @@ public final class AsyncHTTPClientTransport: Transport {
         var result = HTTPClientRequest(url: request.url.description)
         result.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
         result.headers = HTTPHeaders(request.headers.map { ($0.name.rawName, $0.value) })
+        // HTTP/1.1 asks for a Host; a socket's URL names none, so `localhost`, as curl sends with
+        // `--unix-socket`.
+        if request.url.socketPath != nil, !request.headers.contains(.host) {
+            result.headers.add(name: "Host", value: "localhost")
+        }
         switch request.body {
         case nil:
             break

@@ -127,8 +127,9 @@ public struct ProxySettings: Hashable, Sendable {
             } ?? [])
     }
 
-    /// The proxy for `url`, or `nil` to connect directly.
+    /// The proxy for `url`, or `nil` to connect directly (always, to a Unix socket).
     public func proxy(for url: RequestURL) -> ProxyServer? {
+        guard url.socketPath == nil else { return nil }
         let proxy = url.scheme == "https" ? httpsProxy : httpProxy
         guard let proxy, !bypasses(url) else { return nil }
         return proxy

@@ -17,7 +17,15 @@ struct CurlExport {
         case .head where request.body == nil: parts.append("--head")
         default: parts += ["-X", word(request.method.rawValue)]
         }
-        parts.append(word(request.url.description))
+        if let socket = request.url.socketPath {
+            // curl names the socket apart and the URL as HTTP, with the Host Fathom sends.
+            var url = request.url
+            url.scheme = url.scheme == "https+unix" ? "https" : "http"
+            url.host = "localhost"
+            parts += ["--unix-socket", word(socket), word(url.description)]
+        } else {
+            parts.append(word(request.url.description))
+        }
         var names = Set<String>()
         if request.headers[.acceptEncoding].map(Self.isCompressed) ?? false { parts.append("--compressed") }
         for field in request.headers {

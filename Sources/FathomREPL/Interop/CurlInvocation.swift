@@ -35,6 +35,8 @@ struct CurlInvocation: Equatable, Sendable {
     /// `-u USER[:PASS]`.
     var user: (name: String, password: String?)?
     var bearer: String?
+    /// `--unix-socket PATH`: every URL goes to the socket (`http+unix://…`).
+    var unixSocket: String?
     /// `--aws-sigv4 aws:amz[:REGION[:SERVICE]]`: sign with AWS Signature Version 4, `-u` being
     /// the keys; a region or service not given is the host's.
     var awsSigV4: (region: String?, service: String?)?
@@ -68,7 +70,7 @@ struct CurlInvocation: Equatable, Sendable {
         a.method == b.method && a.urls == b.urls
             && a.headers.map { [$0.name, $0.value] } == b.headers.map { [$0.name, $0.value] }
             && a.body == b.body && a.user?.name == b.user?.name && a.user?.password == b.user?.password
-            && a.bearer == b.bearer && a.awsSigV4?.region == b.awsSigV4?.region
+            && a.bearer == b.bearer && a.unixSocket == b.unixSocket && a.awsSigV4?.region == b.awsSigV4?.region
             && a.awsSigV4?.service == b.awsSigV4?.service && (a.awsSigV4 == nil) == (b.awsSigV4 == nil)
             && a.insecure == b.insecure && a.redirects == b.redirects && a.timeout == b.timeout
             && a.proxy == b.proxy
@@ -91,7 +93,8 @@ struct CurlInvocation: Equatable, Sendable {
     private static let withValue: Set<String> = [
         "-X", "--request", "-H", "--header", "-d", "--data", "--data-raw", "--data-binary", "--data-ascii",
         "--data-urlencode", "--json", "-F", "--form", "--form-string", "--url", "--url-query", "-u", "--user",
-        "--oauth2-bearer", "--aws-sigv4", "-b", "--cookie", "-A", "--user-agent", "-e", "--referer", "-T",
+        "--oauth2-bearer", "--aws-sigv4", "--unix-socket", "--abstract-unix-socket", "-b", "--cookie", "-A",
+        "--user-agent", "-e", "--referer", "-T",
         "--upload-file",
         "--max-redirs", "-m", "--max-time", "--connect-timeout", "-x", "--proxy", "--socks5", "--socks5-hostname",
         "-r", "--range",
@@ -251,6 +254,7 @@ struct CurlInvocation: Equatable, Sendable {
                     curl.user = (credentials, nil)
                 }
             case "--oauth2-bearer": curl.bearer = try value(argument)
+            case "--unix-socket": curl.unixSocket = try value(argument)
             case "--aws-sigv4":
                 // provider1[:provider2[:region[:service]]], as curl reads it.
                 let parts = try value(argument).split(separator: ":", omittingEmptySubsequences: false).map(String.init)
@@ -380,8 +384,30 @@ struct CurlInvocation: Equatable, Sendable {
         curl.method = method.map { HTTPMethod(rawValue: $0) } ?? defaultMethod
         if noBasic { curl.user = nil }
         curl.redirects = follow ? maxRedirects : nil
+        if let socket = curl.unixSocket {
+            // The URL's host names no machine: every URL goes to the socket.
+            var urls: [String] = []
+            for url in curl.urls { urls.append(try Self.throughSocket(url, socket)) }
+            curl.urls = urls
+        }
         return curl
     }
+
+    /// `http://localhost/v1/x?y` through the socket at `path`: `http+unix://%2Fpath/v1/x?y`.
+    static func throughSocket(_ url: String, _ path: String) throws(CommandError) -> String {
+        guard path.hasPrefix("/") else {
+            throw CommandError(.parse, "--unix-socket takes the socket's absolute path, not '\(path)'")
+        }
+        let written = url.contains("://") ? url : "http://" + url
+        let scheme = written.lowercased().hasPrefix("https://") ? "https+unix" : "http+unix"
+        let afterScheme = written[written.range(of: "://")!.upperBound...]
+        let rest = afterScheme.firstIndex(where: { $0 == "/" || $0 == "?" }).map { afterScheme[$0...] } ?? ""
+        let encoded = path.addingPercentEncoding(withAllowedCharacters: Self.socketCharacters) ?? path
+        return "\(scheme)://\(encoded)" + (rest.hasPrefix("?") ? "/" : "") + rest
+    }
+
+    private static let socketCharacters = CharacterSet(
+        charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
 
     /// Bundled short flags (`-sSL`) and values glued to them (`-XPOST`, `-d@file`) as separate
     /// words; `--flag=value` as two.
