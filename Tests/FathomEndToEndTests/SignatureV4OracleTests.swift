@@ -10,20 +10,8 @@ import Testing
 /// paths, repeated and empty query items, unicode, headers with runs of blanks and repeats,
 /// empty, in-memory and file bodies, session tokens, S3 and other services.
 @Suite struct SignatureV4OracleTests {
-    /// A generator that is the same on every run.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Text made of the characters that canonical forms disagree on most.
-    static func word(_ random: inout Seeded) -> String {
+    static func word(_ random: inout SeededGenerator) -> String {
         let pieces = [
             "a", "Z", "0", "-", "_", ".", "~", "%20", "%2F", "%25", "+", "!", "*", "'", "(", ")", "$", ",", ";",
             ":", "@", "%C3%A9", "%E2%82%AC", "x",
@@ -32,7 +20,7 @@ import Testing
             .joined()
     }
 
-    static func path(_ random: inout Seeded) -> String {
+    static func path(_ random: inout SeededGenerator) -> String {
         let segments = (0..<Int.random(in: 0...4, using: &random)).map { _ -> String in
             switch Int.random(in: 0..<8, using: &random) {
             case 0: "."
@@ -45,7 +33,7 @@ import Testing
         return Bool.random(using: &random) && !path.hasSuffix("/") ? path + "/" : path
     }
 
-    static func query(_ random: inout Seeded) -> String? {
+    static func query(_ random: inout SeededGenerator) -> String? {
         guard Int.random(in: 0..<4, using: &random) > 0 else { return nil }
         let names = ["a", "b", "Action", "list-type", "x y", "é"]
         return (0..<Int.random(in: 1...5, using: &random)).map { _ -> String in
@@ -67,7 +55,7 @@ import Testing
     }
 
     static func cases(count: Int, in directory: String) throws -> [Case] {
-        var random = Seeded(state: 29_35)
+        var random = SeededGenerator(seed: 29_35)
         var cases: [Case] = []
         for index in 0..<count {
             let scheme = Bool.random(using: &random) ? "https" : "http"

@@ -64,27 +64,18 @@ public struct RequestURL: Hashable, Sendable, CustomStringConvertible {
         }
         var port: Int?
         let host: String
-        if scheme.hasSuffix("+unix") {
+        let socket = scheme.hasSuffix("+unix")
+        if socket {
             // The socket's path, percent-encoded (`%2Fvar%2Frun%2Fdocker.sock`): a file name, so
             // its case is kept and it has no port.
             host = string(authority)
-            guard let socket = host.removingPercentEncoding, socket.hasPrefix("/") else {
+            guard host.removingPercentEncoding?.hasPrefix("/") == true else {
                 throw .invalidURL(
                     shown,
                     reason:
                         "a Unix socket URL's host is the socket's absolute path, encoded: http+unix://%2Fvar%2Frun%2Fapp.sock/"
                 )
             }
-            var path = afterAuthority
-            var query: String?
-            if let questionMark = afterAuthority.firstIndex(of: UInt8(ascii: "?")) {
-                path = afterAuthority[..<questionMark]
-                query = PercentEncoding.encode(string(afterAuthority[(questionMark + 1)...]), as: .rawQuery)
-            }
-            self.init(
-                scheme: scheme, host: host, port: nil, path: PercentEncoding.encode(string(path), as: .path),
-                query: query)
-            return
         } else if authority.first == UInt8(ascii: "[") {
             guard let close = authority.firstIndex(of: UInt8(ascii: "]")) else {
                 throw .invalidURL(shown, reason: "unterminated IPv6 address in host")
@@ -104,9 +95,11 @@ public struct RequestURL: Hashable, Sendable, CustomStringConvertible {
             host = string(authority)
         }
         guard !host.isEmpty else { throw .invalidURL(shown, reason: "missing host") }
-        if let bad = host.utf8.first(where: {
-            $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "\\") || $0 >= 0x80
-        }) {
+        if !socket,
+            let bad = host.utf8.first(where: {
+                $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "\\") || $0 >= 0x80
+            })
+        {
             let shown = bad >= 0x80 ? "non-ASCII" : String(UnicodeScalar(bad))
             throw .invalidURL(shown, reason: "invalid character '\(shown)' in host '\(host)'")
         }
@@ -117,7 +110,7 @@ public struct RequestURL: Hashable, Sendable, CustomStringConvertible {
             query = PercentEncoding.encode(string(afterAuthority[(questionMark + 1)...]), as: .rawQuery)
         }
         self.init(
-            scheme: scheme, host: host.lowercased(), port: port,
+            scheme: scheme, host: socket ? host : host.lowercased(), port: port,
             path: PercentEncoding.encode(string(path), as: .path), query: query)
     }
 
