@@ -46,6 +46,7 @@ import Testing
             "auth bearer {{missing}}", "auth basic ada", "auth aws-sigv4 --service s3",
             "auth aws-sigv4 --region r --service s --profile nobody-has-this-profile",
         ],
+        "cert": ["cert /nonexistent/client.pem", "cert --ca /nonexistent/ca.pem", "cert /etc/hostname"],
         "set": ["set b = {{missing}}"],
         "unset": ["unset nothere"],
         "vars": [],  // lists

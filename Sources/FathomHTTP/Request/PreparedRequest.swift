@@ -26,6 +26,12 @@ public struct PreparedRequest: Hashable, Sendable {
     /// Carried with the request through the interceptors to the transport, which hands it each
     /// chunk. Not part of the request's identity.
     @_spi(Fathom) public var watch: StreamWatch?
+    /// The certificate the client shows a server that asks for one; dropped, as credentials are,
+    /// when a redirect leaves the origin.
+    public var clientIdentity: ClientIdentity?
+    /// A PEM file of the certificates this request's server is trusted by, beside the system's
+    /// (a private CA); dropped when a redirect leaves the origin.
+    public var trustRootsFile: String?
 
     /// A request ready to send.
     public init(
@@ -42,7 +48,8 @@ public struct PreparedRequest: Hashable, Sendable {
     /// Requests are equal when they would put the same bytes on the wire (the watch aside).
     public static func == (a: PreparedRequest, b: PreparedRequest) -> Bool {
         a.method == b.method && a.url == b.url && a.headers == b.headers && a.body == b.body && a.timeout == b.timeout
-            && a.credentialHeaders == b.credentialHeaders
+            && a.credentialHeaders == b.credentialHeaders && a.clientIdentity == b.clientIdentity
+            && a.trustRootsFile == b.trustRootsFile
     }
 
     /// Hashes what equality compares (the watch aside).
@@ -53,6 +60,8 @@ public struct PreparedRequest: Hashable, Sendable {
         hasher.combine(body)
         hasher.combine(timeout)
         hasher.combine(credentialHeaders)
+        hasher.combine(clientIdentity)
+        hasher.combine(trustRootsFile)
     }
 }
 

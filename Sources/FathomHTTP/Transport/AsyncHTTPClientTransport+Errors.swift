@@ -41,6 +41,10 @@ extension AsyncHTTPClientTransport {
             return .transport("the compressed response body from \(url.authority) has data after its end")
         case is NIOTooManyBytesError:
             return .bodyTooLarge(limit: configuration.maxBodySize, decompressed: false)
+        case let error as NIOSSLError:
+            return .tls(host: url.host, reason: Self.tlsReason(String(describing: error)))
+        case let error as BoringSSLError:
+            return .tls(host: url.host, reason: Self.tlsReason(String(describing: error)))
         case ChannelError.connectTimeout:
             return .timeout(.connect, after: configuration.connectTimeout)
         case ChannelError.ioOnClosedChannel, ChannelError.eof:
@@ -99,6 +103,9 @@ extension AsyncHTTPClientTransport {
         }
     }
 
+    /// Why a handshake failed when the server wanted a client certificate and got none.
+    static let clientCertificateRequired = "the server asks for a client certificate, and none was given"
+
     static func tlsReason(_ description: String) -> String {
         if description.contains("CERTIFICATE_VERIFY_FAILED") || description.contains("certificate verify failed") {
             return "certificate not trusted (self-signed or unknown issuer); use insecure mode or a CA file to proceed"
@@ -108,6 +115,14 @@ extension AsyncHTTPClientTransport {
         }
         if description.contains("WRONG_VERSION_NUMBER") {
             return "the server did not answer with TLS (is it plain http?)"
+        }
+        if description.contains("CERTIFICATE_REQUIRED") {
+            return Self.clientCertificateRequired
+        }
+        if description.contains("ALERT_UNKNOWN_CA") || description.contains("ALERT_BAD_CERTIFICATE")
+            || description.contains("ALERT_CERTIFICATE_UNKNOWN")
+        {
+            return "the server refused the client certificate (not issued by a CA it trusts)"
         }
         return description
     }

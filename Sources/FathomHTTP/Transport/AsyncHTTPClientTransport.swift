@@ -206,7 +206,9 @@ public final class AsyncHTTPClientTransport: Transport {
         }
     }
 
-    private func makeConfiguration(proxy: ProxyServer?) throws -> HTTPClient.Configuration {
+    /// The TLS every connection starts from: verification as configured, the configured CA file
+    /// trusted beside the system's.
+    private func baseTLS() throws -> TLSConfiguration {
         var tls = TLSConfiguration.makeClientConfiguration()
         if !configuration.verifyCertificates {
             tls.certificateVerification = .none
@@ -217,6 +219,45 @@ public final class AsyncHTTPClientTransport: Transport {
             }
             tls.additionalTrustRoots = [.file(caFile)]
         }
+        return tls
+    }
+
+    /// The TLS of a request that brings its own client certificate or trust roots, or `nil` for
+    /// the client's own.
+    private func requestTLS(_ request: PreparedRequest) throws -> TLSConfiguration? {
+        guard request.clientIdentity != nil || request.trustRootsFile != nil else { return nil }
+        var tls = try baseTLS()
+        if let file = request.trustRootsFile {
+            guard FileManager.default.isReadableFile(atPath: file) else {
+                throw NetworkError.file(path: file, reason: "CA file not readable")
+            }
+            tls.additionalTrustRoots.append(.file(file))
+        }
+        if let identity = request.clientIdentity {
+            let certificates: [NIOSSLCertificate]
+            do {
+                certificates = try NIOSSLCertificate.fromPEMFile(identity.certificateFile)
+            } catch {
+                throw NetworkError.file(path: identity.certificateFile, reason: "no PEM certificate in it")
+            }
+            guard !certificates.isEmpty else {
+                throw NetworkError.file(path: identity.certificateFile, reason: "no PEM certificate in it")
+            }
+            let keyFile = identity.keyFile ?? identity.certificateFile
+            let key: NIOSSLPrivateKey
+            do {
+                key = try NIOSSLPrivateKey(file: keyFile, format: .pem)
+            } catch {
+                throw NetworkError.file(path: keyFile, reason: "no unencrypted PEM private key in it")
+            }
+            tls.certificateChain = certificates.map { .certificate($0) }
+            tls.privateKey = .privateKey(key)
+        }
+        return tls
+    }
+
+    private func makeConfiguration(proxy: ProxyServer?) throws -> HTTPClient.Configuration {
+        let tls = try baseTLS()
         var timeout = HTTPClient.Configuration.Timeout()
         timeout.connect = TimeAmount(configuration.connectTimeout)
         var ahcProxy: HTTPClient.Configuration.Proxy?
@@ -249,6 +290,7 @@ public final class AsyncHTTPClientTransport: Transport {
 
     private func makeRequest(_ request: PreparedRequest) throws -> HTTPClientRequest {
         var result = HTTPClientRequest(url: request.url.description)
+        result.tlsConfiguration = try requestTLS(request)
         result.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
         result.headers = HTTPHeaders(request.headers.map { ($0.name.rawName, $0.value) })
         // HTTP/1.1 asks for a Host; a socket's URL names none, so `localhost`, as curl sends with

@@ -26,6 +26,9 @@ enum Redirect {
             for name in [.authorization, .proxyAuthorization, .cookie] + request.credentialHeaders {
                 next.headers.remove(name)
             }
+            // So is a client certificate, and the trust given to the origin's own CA.
+            next.clientIdentity = nil
+            next.trustRootsFile = nil
         }
         return next
     }

@@ -13,6 +13,7 @@ enum CommandRegistry {
         SecretCommand.self, RevealCommand.self, EnvCommand.self,
         // Client settings
         DecoderCommand.self, LogCommand.self, TimeoutCommand.self, RedirectsCommand.self, InsecureCommand.self,
+        CertCommand.self,
         ProxyCommand.self, CookiesCommand.self, MockCommand.self, PagerCommand.self, StreamCommand.self,
         // Responses
         ResponsesCommand.self, InspectCommand.self, LetCommand.self, DiffCommand.self, ExpectCommand.self,

@@ -1,3 +1,5 @@
+import FathomHTTP
+
 /// An API the session talks to: everything the session deliberately applies to requests to one
 /// origin (RFC 6454: scheme, host and port). `base URL` names an API — the one on that URL's
 /// origin, made when there is none — and default headers and query items, `auth`, a loaded
@@ -28,6 +30,10 @@ struct API: Equatable, Sendable {
     /// The base came from a description's servers, not from the person: the next `base` they set
     /// moves this API there (a description is usually tried against a local mock or a dev server).
     var baseFromDescription = false
+    /// The certificate its server is shown when it asks for one (`cert FILE`), paths resolved.
+    var clientIdentity: ClientIdentity?
+    /// A CA its server's certificate is trusted by (`cert --ca FILE`), resolved.
+    var trustRootsFile: String?
 
     /// An origin shared with on purpose: the URL as written, its origin resolved when shared.
     struct Share: Equatable, Sendable {
@@ -42,7 +48,7 @@ struct API: Equatable, Sendable {
 
     /// Whether anything of this API would stay behind when a request goes elsewhere.
     var hasState: Bool {
-        auth != .none || !defaultHeaders.isEmpty || !defaultQuery.isEmpty || spec != nil
+        auth != .none || !defaultHeaders.isEmpty || !defaultQuery.isEmpty || spec != nil || clientIdentity != nil
     }
 
     /// Whether requests to `origin` get this API's state: its own origin, or one it shares with.

@@ -69,6 +69,10 @@ import Testing
             "auth aws-sigv4 --region eu-west-1 --service execute-api", "auth aws-sigv4 --profile work",
             "auth draft aws-sigv4 --service s3 AKID {{aws_secret_access_key}} {{aws_session_token}}",
         ],
+        "cert": [
+            "cert", "cert off", "cert client.pem", "cert client.pem --key client.key",
+            "cert --ca ca.pem", "cert 'my client.pem' --key k.pem --ca ca.pem",
+        ],
         "set": ["set a = 1", "set a = ' padded '", "set b = \"quoted\"", "set c = {{a}}/x", "set d=1", "set e = ''"],
         "unset": ["unset a"],
         "vars": ["vars"],

@@ -1,0 +1,115 @@
+@_spi(Fathom) import FathomHTTP
+import Foundation
+
+/// `cert [FILE [--key FILE]] [--ca FILE] | cert off`: the client certificate the base's API is
+/// shown when its server asks for one (mutual TLS), and a CA its server's certificate is trusted
+/// by. Both belong to the API: a request to another origin goes with neither.
+struct CertCommand: SingleCommand {
+    static let spec = CommandSpec(
+        name: "cert", synopsis: "cert [FILE [--key FILE]] [--ca FILE] | cert off",
+        summary: "the base's API's client certificate (mutual TLS) and the CA its server is trusted by",
+        details: """
+            PEM files: the certificate (and its chain), its private key unencrypted (with `--key`, or \
+            after the certificate in the same file), and with `--ca` the certificates the server's is \
+            checked against beside the system's. Read when a connection is made; a redirect to another \
+            origin goes without them. Bare, shows them; `off` forgets them.
+            """,
+        completion: .files, group: .client)
+
+    var certificate: String?
+    var key: String?
+    var ca: String?
+    var off = false
+
+    static func parse(_ arguments: inout Arguments) throws(CommandError) -> Self {
+        var command = CertCommand()
+        while let word = try arguments.optionalWord() {
+            switch word.quoted ? "" : word.text.lowercased() {
+            case "--key": command.key = try arguments.word("the private key's file").text
+            case "--ca": command.ca = try arguments.word("the CA's file").text
+            case "off" where command.certificate == nil && command.key == nil && command.ca == nil:
+                try arguments.end()
+                command.off = true
+            default:
+                guard command.certificate == nil else {
+                    throw CommandError(
+                        .parse, .unexpected(word: word.text), column: word.column, hint: "usage: \(spec.synopsis)")
+                }
+                command.certificate = word.text
+            }
+        }
+        if command.key != nil, command.certificate == nil {
+            throw CommandError(
+                .parse, .missing("the certificate before --key"), column: arguments.column,
+                hint: "cert client.pem --key client.key")
+        }
+        return command
+    }
+
+    var logKind: SessionLog.Kind? { off || certificate != nil || ca != nil ? .setting : nil }
+
+    var line: String {
+        var writer = LineWriter("cert")
+        if off { writer.raw("off") }
+        if let certificate { writer.word(certificate) }
+        if let key {
+            writer.raw("--key")
+            writer.word(key)
+        }
+        if let ca {
+            writer.raw("--ca")
+            writer.word(ca)
+        }
+        return writer.text
+    }
+
+    var filesRead: [String] { [certificate, key, ca].compactMap { $0 } }
+
+    func run(in executor: isolated Executor) async throws -> CommandResult {
+        let index = try executor.currentAPIIndex(for: "cert")
+        if off {
+            executor.session.apis[index].clientIdentity = nil
+            executor.session.apis[index].trustRootsFile = nil
+            return .done
+        }
+        guard certificate != nil || ca != nil else {
+            let api = executor.session.apis[index]
+            var shown = [api.clientIdentity.map { $0.certificateFile + ($0.keyFile.map { " --key \($0)" } ?? "") }]
+            shown.append(api.trustRootsFile.map { "--ca \($0)" })
+            let text = shown.compactMap { $0 }.joined(separator: " ")
+            return .shows(.setting(SettingShown(name: "cert", value: text.isEmpty ? .unset : .text(text))))
+        }
+        // Checked now, so a wrong file fails this line rather than every request after it.
+        func read(_ written: String, holds marker: String, what: String) throws -> String {
+            let path = executor.resolvePath(try executor.session.variables.expand(written))
+            let text = try BoundedFile.read(path, limit: 1 << 20, what: what)
+            guard String(decoding: text, as: UTF8.self).contains(marker) else {
+                throw CommandError(.file, "'\(path)' holds no PEM \(what)", hint: "give a file with `\(marker)`")
+            }
+            return path
+        }
+        var identity: ClientIdentity?
+        if let certificate {
+            let certificateFile = try read(certificate, holds: "-----BEGIN CERTIFICATE-----", what: "certificate")
+            let keyFile = try key.map { try read($0, holds: "PRIVATE KEY-----", what: "private key") }
+            let keyText = String(
+                decoding: try BoundedFile.read(keyFile ?? certificateFile, limit: 1 << 20, what: "a key"), as: UTF8.self
+            )
+            guard keyText.contains("PRIVATE KEY-----") else {
+                throw CommandError(
+                    .file, "'\(certificateFile)' holds no private key after the certificate",
+                    hint: "name it: cert \(certificate) --key FILE")
+            }
+            guard !keyText.contains("ENCRYPTED") else {
+                throw CommandError(
+                    .file, "the private key in '\(keyFile ?? certificateFile)' is encrypted",
+                    hint: "decrypt it for Fathom: openssl pkey -in KEY -out plain.key")
+            }
+            identity = ClientIdentity(certificateFile: certificateFile, keyFile: keyFile)
+        }
+        let caFile = try ca.map { try read($0, holds: "-----BEGIN CERTIFICATE-----", what: "certificate") }
+        if let identity { executor.session.apis[index].clientIdentity = identity }
+        if let caFile { executor.session.apis[index].trustRootsFile = caFile }
+        return .done
+    }
+}

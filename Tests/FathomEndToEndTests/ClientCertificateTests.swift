@@ -1,0 +1,106 @@
+import FathomTestSupport
+import Foundation
+import Testing
+
+/// `cert` against `openssl s_server` requiring a client certificate (`-Verify 1
+/// -verify_return_error`): answered with the API's certificate, refused without it or with one
+/// its CA did not issue, each in one clear line; a second server that also wants one gets nothing
+/// of the first API's; the saved file replays.
+@Suite struct ClientCertificateTests {
+    /// A CA, a server certificate for 127.0.0.1 and two client certificates — one from the CA, one
+    /// self-signed — in `directory`.
+    static func makeCertificates(in directory: String) throws {
+        func openssl(_ arguments: [String]) throws {
+            let (status, output) = try Program.run(["openssl"] + arguments)
+            try #require(status == 0, "openssl \(arguments.joined(separator: " ")): \(output)")
+        }
+        let path = { (name: String) in directory + "/" + name }
+        try openssl([
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", path("ca.key"), "-out", path("ca.pem"),
+            "-days", "2", "-subj", "/CN=Fathom Test CA",
+        ])
+        try "subjectAltName=IP:127.0.0.1\n".write(toFile: path("san.ext"), atomically: true, encoding: .utf8)
+        for (name, subject, extensions) in [("server", "/CN=127.0.0.1", true), ("client", "/CN=fathom-client", false)] {
+            try openssl([
+                "req", "-newkey", "rsa:2048", "-nodes", "-keyout", path("\(name).key"), "-out", path("\(name).csr"),
+                "-subj", subject,
+            ])
+            try openssl(
+                [
+                    "x509", "-req", "-in", path("\(name).csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"),
+                    "-CAcreateserial", "-out", path("\(name).pem"), "-days", "2",
+                ] + (extensions ? ["-extfile", path("san.ext")] : []))
+        }
+        try openssl([
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", path("stranger.key"), "-out",
+            path("stranger.pem"), "-days", "2", "-subj", "/CN=stranger",
+        ])
+    }
+
+    /// `openssl s_server` on a free loopback port, wanting a client certificate from the CA.
+    static func server(in directory: String) throws -> (process: Process, port: Int) {
+        let port = try Sockets.closedPort()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "openssl", "s_server", "-accept", "127.0.0.1:\(port)", "-cert", directory + "/server.pem", "-key",
+            directory + "/server.key", "-CAfile", directory + "/ca.pem", "-Verify", "1", "-verify_return_error",
+            "-www", "-quiet",
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(10)
+        while !Sockets.isListening(port), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        try #require(Sockets.isListening(port), "s_server did not start")
+        return (process, port)
+    }
+
+    @Test func aServerThatWantsACertificateGetsTheAPIsOnly() throws {
+        let directory = NSTemporaryDirectory() + "fathom-mtls-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try Self.makeCertificates(in: directory)
+        let first = try Self.server(in: directory)
+        let second = try Self.server(in: directory)
+        defer {
+            first.process.terminate()
+            second.process.terminate()
+        }
+        let a = "https://127.0.0.1:\(first.port)"
+        let b = "https://127.0.0.1:\(second.port)"
+
+        let without = try FathomBinary.run([a, "-c", "cert --ca \(directory)/ca.pem", "-c", "get /"])
+        #expect(without.status != 0)
+        #expect(
+            without.stderr.contains(
+                "TLS handshake with 127.0.0.1 failed: the server asks for a client certificate, and none was given — give the API one with `cert FILE --key FILE`"
+            ), "\(without.stderr)")
+
+        let stranger = try FathomBinary.run([
+            a, "-c", "cert \(directory)/stranger.pem --key \(directory)/stranger.key --ca \(directory)/ca.pem",
+            "-c", "get /",
+        ])
+        #expect(stranger.stderr.contains("the server refused the client certificate"), "\(stranger.stderr)")
+
+        let result = try FathomBinary.run(
+            [a],
+            script: """
+                cert client.pem --key client.key --ca ca.pem
+                get /
+                cert
+                insecure on
+                get \(b)/
+                save \(directory)/mtls.fathom
+                """, directory: directory)
+        #expect(result.stdout.contains("HTTP/1.0 200 OK"), "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("client.pem --key client.key --ca ca.pem"), "\(result.stdout)")
+        // The second server wants a certificate too, and gets none of the first API's.
+        #expect(
+            result.stderr.contains("the server asks for a client certificate, and none was given"), "\(result.stderr)")
+        let saved = try String(contentsOfFile: directory + "/mtls.fathom", encoding: .utf8)
+        #expect(saved.contains("cert client.pem --key client.key --ca ca.pem"), "\(saved)")
+        let replayed = try FathomBinary.run(["replay", directory + "/mtls.fathom"])
+        #expect(replayed.status == 0, "\(replayed.stdout)\(replayed.stderr)")
+    }
+}
