@@ -132,7 +132,8 @@ struct ResponseHistory: Equatable, Sendable {
                 hint: "the session keeps the last \(maxCount) responses up to \(ByteCount.format(maxBytes))")
         }
         throw CommandError(
-            .session, "no response #\(number)", hint: lastNumber == 0 ? "no response yet" : "the last is #\(lastNumber)"
+            .session, "no response #\(number)",
+            hint: lastNumber == 0 ? "none has come yet: send a request first" : "the last is #\(lastNumber)"
         )
     }
 }
