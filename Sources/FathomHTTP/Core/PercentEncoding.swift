@@ -10,6 +10,9 @@ enum PercentEncoding {
         case path
         /// A query string written by a person: everything legal in a query passes; `%XX` is kept.
         case rawQuery
+        /// Unreserved characters and `/` pass, and every `%` is escaped again: the path AWS
+        /// Signature Version 4 signs for services but S3.
+        case encodedPath
     }
 
     static func isUnreserved(_ byte: UInt8) -> Bool {
@@ -62,6 +65,8 @@ enum PercentEncoding {
         case .rawQuery:
             isUnreserved(byte) || isSubDelimiter(byte) || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "@")
                 || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?")
+        case .encodedPath:
+            isUnreserved(byte) || byte == UInt8(ascii: "/")
         }
     }
 

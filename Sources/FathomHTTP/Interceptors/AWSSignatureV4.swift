@@ -126,13 +126,15 @@ public struct AWSSignatureV4: Authenticator {
         ].joined(separator: "\n")
         let day = String(timestamp.prefix(8))
         let scope = "\(day)/\(region)/\(service)/aws4_request"
-        let stringToSign = ["AWS4-HMAC-SHA256", timestamp, scope, Self.hex(SHA256.hash(data: Data(canonical.utf8)))]
-            .joined(separator: "\n")
+        let stringToSign = [
+            "AWS4-HMAC-SHA256", timestamp, scope, Hex.lowercase(SHA256.hash(data: Data(canonical.utf8))),
+        ]
+        .joined(separator: "\n")
         var key = SymmetricKey(data: Data("AWS4\(credentials.secretAccessKey)".utf8))
         for part in [day, region, service, "aws4_request"] {
             key = SymmetricKey(data: Data(HMAC<SHA256>.authenticationCode(for: Data(part.utf8), using: key)))
         }
-        let signature = Self.hex(HMAC<SHA256>.authenticationCode(for: Data(stringToSign.utf8), using: key))
+        let signature = Hex.lowercase(HMAC<SHA256>.authenticationCode(for: Data(stringToSign.utf8), using: key))
         request.headers.add(
             .authorization,
             "AWS4-HMAC-SHA256 Credential=\(credentials.accessKeyID)/\(scope), SignedHeaders=\(signedHeaders), Signature=\(signature)"
@@ -142,14 +144,14 @@ public struct AWSSignatureV4: Authenticator {
     /// The body's SHA-256 in hex: of nothing without one, read chunk by chunk from a file, or
     /// `UNSIGNED-PAYLOAD` for a streamed body to S3.
     private func payloadHash(of request: PreparedRequest) throws(NetworkError) -> String {
-        guard let body = request.body else { return Self.hex(SHA256.hash(data: Data())) }
+        guard let body = request.body else { return Hex.lowercase(SHA256.hash(data: Data())) }
         switch body {
-        case .bytes(let data): return Self.hex(SHA256.hash(data: data))
+        case .bytes(let data): return Hex.lowercase(SHA256.hash(data: data))
         case .file, .pieces:
             if service == "s3" { return Self.unsignedPayload }
             var hasher = SHA256()
             try body.forEachChunk { hasher.update(data: $0) }
-            return Self.hex(hasher.finalize())
+            return Hex.lowercase(hasher.finalize())
         }
     }
 
@@ -197,7 +199,7 @@ public struct AWSSignatureV4: Authenticator {
         }
         let first = path.hasPrefix("/") ? "/" : ""
         let last = path.hasSuffix("/") && !segments.isEmpty ? "/" : ""
-        return encode(first + segments.joined(separator: "/") + last, keeping: "/")
+        return PercentEncoding.encode(first + segments.joined(separator: "/") + last, as: .encodedPath)
     }
 
     /// S3 signs the path as it is sent; no path is `/`.
@@ -210,7 +212,7 @@ public struct AWSSignatureV4: Authenticator {
         let pairs = query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> (String, String) in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             func coded(_ text: Substring) -> String {
-                encode(String(text).removingPercentEncoding ?? String(text), keeping: "")
+                PercentEncoding.encode(String(text).removingPercentEncoding ?? String(text), as: .queryItem)
             }
             return (coded(parts[0]), parts.count > 1 ? coded(parts[1]) : "")
         }
@@ -221,30 +223,6 @@ public struct AWSSignatureV4: Authenticator {
         .map { "\($0.0)=\($0.1)" }.joined(separator: "&")
     }
 
-    /// `text` with every byte but the unreserved ones (RFC 3986: letters, digits, `-_.~`) and
-    /// those in `keeping` as `%XX`.
-    static func encode(_ text: String, keeping: String) -> String {
-        let kept = Set(keeping.utf8)
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."),
-                UInt8(ascii: "~"):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                if kept.contains(byte) {
-                    out.unicodeScalars.append(Unicode.Scalar(byte))
-                } else {
-                    let hex = String(byte, radix: 16, uppercase: true)
-                    out += byte < 16 ? "%0\(hex)" : "%\(hex)"
-                }
-            }
-        }
-        return out
-    }
-
     /// `20261128T012345Z`, in UTC.
     static func timestamp(_ date: Date) -> String {
         var calendar = Calendar(identifier: .gregorian)
@@ -253,21 +231,5 @@ public struct AWSSignatureV4: Authenticator {
         func two(_ value: Int?) -> String { String(format: "%02d", value ?? 0) }
         return String(format: "%04d", c.year ?? 0) + two(c.month) + two(c.day) + "T" + two(c.hour) + two(c.minute)
             + two(c.second) + "Z"
-    }
-
-    static func hex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        bytes.map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
-    }
-}
-
-extension Authenticator where Self == AWSSignatureV4 {
-    /// AWS Signature Version 4 for `service` in `region` (``AWSSignatureV4``).
-    public static func awsSignatureV4(
-        region: String, service: String, credentials: AWSSignatureV4.Credentials
-    ) -> AWSSignatureV4 {
-        AWSSignatureV4(region: region, service: service, credentials: credentials)
     }
 }

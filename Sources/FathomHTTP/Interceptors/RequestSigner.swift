@@ -47,7 +47,7 @@ public struct RequestSigner: Interceptor {
         try request.body?.forEachChunk { hasher.update(data: $0) }
         let text = Self.stringToSign(
             method: request.method.rawValue, pathAndQuery: request.url.pathAndQuery, date: date,
-            bodySHA256: Self.hex(hasher.finalize()))
+            bodySHA256: Hex.lowercase(hasher.finalize()))
         let mac = HMAC<SHA256>.authenticationCode(for: Data(text.utf8), using: SymmetricKey(data: secret))
         request.headers.replace(Self.dateHeader, with: date)
         request.headers.replace(
@@ -63,14 +63,7 @@ public struct RequestSigner: Interceptor {
     }
 
     static func hexSHA256(_ data: Data) -> String {
-        hex(SHA256.hash(data: data))
-    }
-
-    static func hex(_ digest: SHA256.Digest) -> String {
-        digest.map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        Hex.lowercase(SHA256.hash(data: data))
     }
 
     static func timestamp(_ date: Date) -> String {

@@ -1,4 +1,5 @@
 import FathomHTTP
+@_spi(Fathom) import FathomJSON
 import FathomOpenAPI
 
 /// `describe [METHOD PATH | OPERATION_ID]`: an operation as the description states it — summary,
@@ -65,7 +66,7 @@ struct DescribeCommand: SingleCommand {
         throw CommandError(
             .session,
             .notFound(
-                kind: "operation", name: id, suggestion: CommandError.closest(to: id, among: description.operationIDs)),
+                kind: "operation", name: id, suggestion: Spelling.closest(to: id, among: description.operationIDs)),
             hint: "`ls` lists the operations")
     }
 }

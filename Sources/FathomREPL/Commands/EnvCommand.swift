@@ -1,3 +1,5 @@
+@_spi(Fathom) import FathomJSON
+
 /// `env [use NAME]`: the environments, or a switch to one (its base URL, variables and secrets).
 struct EnvCommand: SingleCommand {
     static let spec = CommandSpec(
@@ -44,7 +46,7 @@ struct EnvCommand: SingleCommand {
                 .session,
                 .notFound(
                     kind: "environment", name: name,
-                    suggestion: CommandError.closest(to: name, among: session.environments.map(\.name))),
+                    suggestion: Spelling.closest(to: name, among: session.environments.map(\.name))),
                 hint: "known: \(session.environments.map(\.name).joined(separator: ", "))")
         }
         // Resolve every secret first, so a missing one changes nothing: from the environment

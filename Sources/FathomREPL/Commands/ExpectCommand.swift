@@ -1,5 +1,5 @@
 import FathomHTTP
-import FathomJSON
+@_spi(Fathom) import FathomJSON
 import Foundation
 
 /// `expect …`: checks the last response. A failed expectation makes the line fail, but it is no
@@ -279,7 +279,7 @@ struct ExpectCommand: SingleCommand {
                 .parse,
                 .unknown(
                     kind: "batch figure", word: text,
-                    suggestion: CommandError.closest(to: first.text, among: BatchMetric.words)),
+                    suggestion: Spelling.closest(to: first.text, among: BatchMetric.words)),
                 column: first.column, hint: "one of \(BatchMetric.words.joined(separator: " "))")
         }
         let comparisons: [Expectation.Operator] = [.less, .lessOrEqual, .greater, .greaterOrEqual, .equal, .notEqual]

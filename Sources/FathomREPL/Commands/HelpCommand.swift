@@ -1,3 +1,5 @@
+@_spi(Fathom) import FathomJSON
+
 /// `help [COMMAND]`: the commands by group, or one explained.
 struct HelpCommand: SingleCommand {
     static let spec = CommandSpec(
@@ -16,7 +18,7 @@ struct HelpCommand: SingleCommand {
                 .parse,
                 .notFound(
                     kind: "command", name: topic.text,
-                    suggestion: CommandError.closest(to: topic.text, among: CommandRegistry.names)),
+                    suggestion: Spelling.closest(to: topic.text, among: CommandRegistry.names)),
                 column: topic.column, hint: "type `help` for the list")
         }
         return HelpCommand(topic: spec.name)

@@ -1,4 +1,5 @@
 import FathomHTTP
+@_spi(Fathom) import FathomJSON
 import FathomOpenAPI
 
 /// `op OPERATION_ID [ITEMS…]`: the draft set from an operation of the description, and sent.
@@ -53,7 +54,7 @@ struct OpCommand: SingleCommand {
                 .session,
                 "\(operationID) has no parameter '\(name)'"
                     + (operation.requestBody == nil ? "" : " and no body field so named"),
-                hint: CommandError.closest(to: name, among: known).map { "did you mean '\($0)'?" }
+                hint: Spelling.closest(to: name, among: known).map { "did you mean '\($0)'?" }
                     ?? (known.isEmpty ? "it takes none" : "it takes \(known.joined(separator: ", "))"))
         }
         var remaining = items

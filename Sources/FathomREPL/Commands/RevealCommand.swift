@@ -1,3 +1,5 @@
+@_spi(Fathom) import FathomJSON
+
 /// `reveal NAME`: one secret's value, unmasked, because it was asked for by name.
 struct RevealCommand: SingleCommand {
     static let spec = CommandSpec(
@@ -20,7 +22,7 @@ struct RevealCommand: SingleCommand {
                 .session,
                 .notFound(
                     kind: "variable", name: name,
-                    suggestion: CommandError.closest(to: name, among: executor.session.variables.names)))
+                    suggestion: Spelling.closest(to: name, among: executor.session.variables.names)))
         }
         return .shows(.revealed(name: name, value: value))
     }

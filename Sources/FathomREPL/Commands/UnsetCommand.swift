@@ -1,3 +1,5 @@
+@_spi(Fathom) import FathomJSON
+
 /// `unset NAME`: removes a variable.
 struct UnsetCommand: SingleCommand {
     static let spec = CommandSpec(
@@ -19,7 +21,7 @@ struct UnsetCommand: SingleCommand {
                 .session,
                 .notFound(
                     kind: "variable", name: name,
-                    suggestion: CommandError.closest(to: name, among: executor.session.variables.names)))
+                    suggestion: Spelling.closest(to: name, among: executor.session.variables.names)))
         }
         return .done
     }

@@ -93,7 +93,7 @@ struct CurlInvocation: Equatable, Sendable {
     private static let withValue: Set<String> = [
         "-X", "--request", "-H", "--header", "-d", "--data", "--data-raw", "--data-binary", "--data-ascii",
         "--data-urlencode", "--json", "-F", "--form", "--form-string", "--url", "--url-query", "-u", "--user",
-        "--oauth2-bearer", "--aws-sigv4", "--unix-socket", "--abstract-unix-socket", "-b", "--cookie", "-A",
+        "--oauth2-bearer", "--aws-sigv4", "--unix-socket", "-b", "--cookie", "-A",
         "--user-agent", "-e", "--referer", "-T",
         "--upload-file",
         "--max-redirs", "-m", "--max-time", "--connect-timeout", "-x", "--proxy", "--socks5", "--socks5-hostname",

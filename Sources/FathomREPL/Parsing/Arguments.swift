@@ -1,3 +1,5 @@
+@_spi(Fathom) import FathomJSON
+
 /// The words after a command name, consumed one at a time, with the raw text still at hand for
 /// commands that take the rest of the line as written (`header`, `body`, `set`).
 struct Arguments {
@@ -115,7 +117,7 @@ struct Arguments {
             .parse,
             .unknown(
                 kind: "\(command) option", word: word.text,
-                suggestion: CommandError.closest(to: word.text, among: choices)),
+                suggestion: Spelling.closest(to: word.text, among: choices)),
             column: word.column, hint: "expected \(choices.joined(separator: ", "))")
     }
 }

@@ -98,9 +98,4 @@ struct CommandError: Error, Equatable, Sendable, CustomStringConvertible {
     static func notSent(_ problems: [String]) -> CommandError {
         CommandError(.expectation, .notSent(problems: problems), hint: "`validate warn` sends it anyway")
     }
-
-    /// The closest of `candidates` to a misspelt word, if one is close enough.
-    static func closest(to word: String, among candidates: some Sequence<String>) -> String? {
-        Spelling.closest(to: word, among: candidates)
-    }
 }

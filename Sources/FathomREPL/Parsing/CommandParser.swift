@@ -1,5 +1,5 @@
 import FathomHTTP
-import FathomJSON
+@_spi(Fathom) import FathomJSON
 
 /// Turns one (possibly multi-line) entry into a ``Command`` value: it finds the command by its
 /// name in the ``CommandRegistry`` and lets the command's own type parse the rest. The readers
@@ -28,7 +28,7 @@ enum CommandParser {
                 .parse,
                 .unknown(
                     kind: "command", word: name,
-                    suggestion: CommandError.closest(to: name, among: CommandRegistry.names)),
+                    suggestion: Spelling.closest(to: name, among: CommandRegistry.names)),
                 column: nameColumn, hint: "type `help` for the list")
         }
         return try command.type.parse(&arguments)

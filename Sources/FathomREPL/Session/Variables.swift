@@ -1,4 +1,5 @@
 import FathomHTTP
+@_spi(Fathom) import FathomJSON
 import Foundation
 import Synchronization
 
@@ -124,7 +125,7 @@ struct Variables: Equatable, Sendable {
                 result += value
             } else {
                 throw CommandError(
-                    .session, .unknownVariable(name: name, suggestion: CommandError.closest(to: name, among: names)),
+                    .session, .unknownVariable(name: name, suggestion: Spelling.closest(to: name, among: names)),
                     column: at, hint: "set it with `set \(name) = …`")
             }
             rest = rest[close.upperBound...]
