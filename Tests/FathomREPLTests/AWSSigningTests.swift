@@ -75,4 +75,17 @@ import Testing
         ).write(fileName: "t.fathom", redactor: executor.redactor)
         #expect(written.text.contains("auth aws-sigv4\n") && !written.text.contains(secret))
     }
+
+    /// A curl line's request is signed for the host it goes to: with no base, and no region or
+    /// service in `--aws-sigv4`, both come from the URL's AWS host.
+    @Test func aCurlLineIsSignedForItsOwnHost() async throws {
+        let transport = MockTransport()
+        transport.register("/", .json("{}"))
+        let executor = Executor(
+            options: .init(environmentPaths: [], dotEnvPath: nil, environment: [:], transport: transport))
+        let line = "curl --aws-sigv4 aws:amz -u AKIDCURL:curl-secret-0123 https://sts.eu-west-1.amazonaws.com/"
+        #expect(await executor.run(line).outcome == .succeeded)
+        let authorization = try #require(transport.requests.last?.headers[.authorization])
+        #expect(authorization.contains("Credential=AKIDCURL/") && authorization.contains("/eu-west-1/sts/aws4_request"))
+    }
 }

@@ -159,13 +159,20 @@ struct AuthCommand: SingleCommand {
             _ = try variables.expand(id)
             _ = try scope.map { try variables.expand($0) }
             redactor.addSecret(try variables.expand(secret))
-        case .awsSigV4(let signing):
-            // Resolved now, so a line with no keys anywhere fails here and changes nothing; the
-            // keys from the environment or a profile are secrets like written ones.
-            let base = index.flatMap { executor.session.apis[$0].base } ?? executor.session.base
-            let host = try base.map { try RequestURL(parsing: try variables.expand($0)).host }
+        case .awsSigV4(var signing):
+            // Resolved now, against the host its requests go to (the API's, or the draft's own
+            // URL), so a line with no keys anywhere fails here and changes nothing. Keys from the
+            // environment or a profile are kept for the requests (read once, not per request) and
+            // are secrets like written ones.
+            let draftTarget = (try? variables.expand(executor.session.draft.target)) ?? ""
+            let host =
+                index.flatMap { executor.session.apis[$0].origin.host }
+                ?? (draftTarget.contains("://")
+                    ? Origin(url: draftTarget)?.host : executor.session.currentAPI?.origin.host)
             let (_, _, keys) = try signing.resolved(
                 host: host, environment: variables.environment, expand: { try variables.expand($0) })
+            if signing.accessKey == nil { signing.outside = keys }
+            spec = .awsSigV4(signing)
             redactor.addSecret(keys.secretAccessKey)
             if let token = keys.sessionToken { redactor.addSecret(token) }
         }

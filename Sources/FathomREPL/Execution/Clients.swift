@@ -66,11 +66,13 @@ struct Clients {
         try prepareWire(settings)
         guard let scope else { return plainClient() }
         if let draftAuth = scope.draftAuth {
-            let credentials = try Self.expandedCredentials(draftAuth, base: scope.state?.base, variables: variables)
+            let credentials = try Self.expandedCredentials(
+                draftAuth, base: scope.state?.base, host: scope.origin.host, variables: variables)
             return makeClient(authenticator(draftAuth, credentials))
         }
         guard let state = scope.state, state.auth != .none else { return plainClient() }
-        let credentials = try Self.expandedCredentials(state.auth, base: state.base, variables: variables)
+        let credentials = try Self.expandedCredentials(
+            state.auth, base: state.base, host: scope.origin.host, variables: variables)
         if let cached = apis[state.base], cached.auth == state.auth, cached.credentials == credentials {
             return cached.client
         }
@@ -162,8 +164,11 @@ struct Clients {
     }
 
     /// Credentials with variables expanded, in the order the auth line has them; a relative OAuth2
-    /// token URL resolved against `base` (the API's).
-    static func expandedCredentials(_ auth: AuthSpec, base: String?, variables: Variables) throws -> [String] {
+    /// token URL resolved against `base` (the API's); AWS's region and service, when not written,
+    /// from `host` (the request's).
+    static func expandedCredentials(
+        _ auth: AuthSpec, base: String?, host: String?, variables: Variables
+    ) throws -> [String] {
         switch auth {
         case .none: return []
         case .bearer(let token): return [try variables.expand(token)]
@@ -182,7 +187,6 @@ struct Clients {
             return [tokenURL, try variables.expand(id), try variables.expand(secret)]
                 + (try scope.map { [try variables.expand($0)] } ?? [])
         case .awsSigV4(let signing):
-            let host = try base.map { try RequestURL(parsing: try variables.expand($0)).host }
             let (region, service, keys) = try signing.resolved(
                 host: host, environment: variables.environment, expand: { try variables.expand($0) })
             return [region, service, keys.accessKeyID, keys.secretAccessKey] + (keys.sessionToken.map { [$0] } ?? [])

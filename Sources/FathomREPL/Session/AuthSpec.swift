@@ -28,6 +28,9 @@ struct AWSSigning: Equatable, Sendable {
     var accessKey: String?
     var secretKey: String?
     var sessionToken: String?
+    /// The keys read from the environment or a profile when the line ran (`nil` when written):
+    /// requests sign with these, without reading a file each time. Never written by `save`.
+    var outside: AWSSignatureV4.Credentials?
 
     /// `--region`, `--service` and `--profile` as written, in that order.
     var flags: [(flag: String, value: String)] {
@@ -79,6 +82,7 @@ struct AWSSigning: Equatable, Sendable {
                     sessionToken: try sessionToken.map(expand))
             )
         }
+        if let outside { return (region, service, outside) }
         if profile == nil, let credentials = AWSSignatureV4.Credentials.environment(environment) {
             return (region, service, credentials)
         }

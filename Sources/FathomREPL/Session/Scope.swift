@@ -28,6 +28,9 @@ struct Origin: Hashable, Sendable, Comparable, CustomStringConvertible {
         self = parsed
     }
 
+    /// The host it names (a Unix socket's encoded path for `http+unix`).
+    var host: String? { (try? RequestURL(parsing: description))?.host }
+
     static func < (a: Origin, b: Origin) -> Bool { a.description < b.description }
 }
 
