@@ -91,6 +91,14 @@ public final class AsyncHTTPClientTransport: Transport {
     public let configuration: Configuration
     /// One AsyncHTTPClient per proxy in use (most often just the direct one).
     private let clients = Mutex<[ProxyServer?: HTTPClient]>([:])
+    /// Each request's own TLS (a client certificate, trust roots), built once per pair: the PEM
+    /// files are read and parsed on first use, not on every request of a batch.
+    private let requestTLSConfigurations = Mutex<[RequestTLS: TLSConfiguration]>([:])
+
+    private struct RequestTLS: Hashable {
+        var identity: ClientIdentity?
+        var trustRootsFile: String?
+    }
     private let bodyDeadlines = BodyDeadlines()
 
     /// The transport ``NetworkClient`` uses by default, with the default configuration.
@@ -226,6 +234,14 @@ public final class AsyncHTTPClientTransport: Transport {
     /// the client's own.
     private func requestTLS(_ request: PreparedRequest) throws -> TLSConfiguration? {
         guard request.clientIdentity != nil || request.trustRootsFile != nil else { return nil }
+        let key = RequestTLS(identity: request.clientIdentity, trustRootsFile: request.trustRootsFile)
+        if let built = requestTLSConfigurations.withLock({ $0[key] }) { return built }
+        let built = try makeRequestTLS(request)
+        requestTLSConfigurations.withLock { $0[key] = built }
+        return built
+    }
+
+    private func makeRequestTLS(_ request: PreparedRequest) throws -> TLSConfiguration {
         var tls = try baseTLS()
         if let file = request.trustRootsFile {
             guard FileManager.default.isReadableFile(atPath: file) else {

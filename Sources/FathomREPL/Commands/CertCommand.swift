@@ -79,35 +79,39 @@ struct CertCommand: SingleCommand {
             let text = shown.compactMap { $0 }.joined(separator: " ")
             return .shows(.setting(SettingShown(name: "cert", value: text.isEmpty ? .unset : .text(text))))
         }
-        // Checked now, so a wrong file fails this line rather than every request after it.
-        func read(_ written: String, holds marker: String, what: String) throws -> String {
+        // Checked now, so a wrong file fails this line rather than every request after it: each
+        // file read once, its path resolved and its text.
+        func read(_ written: String, what: String) throws -> (path: String, text: String) {
             let path = executor.resolvePath(try executor.session.variables.expand(written))
-            let text = try BoundedFile.read(path, limit: 1 << 20, what: what)
-            guard String(decoding: text, as: UTF8.self).contains(marker) else {
-                throw CommandError(.file, "'\(path)' holds no PEM \(what)", hint: "give a file with `\(marker)`")
+            return (path, String(decoding: try BoundedFile.read(path, limit: 1 << 20, what: what), as: UTF8.self))
+        }
+        func certificates(_ file: (path: String, text: String)) throws -> String {
+            guard file.text.contains("-----BEGIN CERTIFICATE-----") else {
+                throw CommandError(
+                    .file, "'\(file.path)' holds no PEM certificate",
+                    hint: "give a file with `-----BEGIN CERTIFICATE-----`")
             }
-            return path
+            return file.path
         }
         var identity: ClientIdentity?
         if let certificate {
-            let certificateFile = try read(certificate, holds: "-----BEGIN CERTIFICATE-----", what: "certificate")
-            let keyFile = try key.map { try read($0, holds: "PRIVATE KEY-----", what: "private key") }
-            let keyText = String(
-                decoding: try BoundedFile.read(keyFile ?? certificateFile, limit: 1 << 20, what: "a key"), as: UTF8.self
-            )
-            guard keyText.contains("PRIVATE KEY-----") else {
+            let chain = try read(certificate, what: "a certificate")
+            let certificateFile = try certificates(chain)
+            let keyFile = try key.map { try read($0, what: "a private key") } ?? chain
+            guard keyFile.text.contains("PRIVATE KEY-----") else {
                 throw CommandError(
-                    .file, "'\(certificateFile)' holds no private key after the certificate",
-                    hint: "name it: cert \(certificate) --key FILE")
+                    .file, "'\(keyFile.path)' holds no PEM private key",
+                    hint: key == nil ? "name it: cert \(certificate) --key FILE" : "give a file with `PRIVATE KEY-----`"
+                )
             }
-            guard !keyText.contains("ENCRYPTED") else {
+            guard !keyFile.text.contains("ENCRYPTED") else {
                 throw CommandError(
-                    .file, "the private key in '\(keyFile ?? certificateFile)' is encrypted",
+                    .file, "the private key in '\(keyFile.path)' is encrypted",
                     hint: "decrypt it for Fathom: openssl pkey -in KEY -out plain.key")
             }
-            identity = ClientIdentity(certificateFile: certificateFile, keyFile: keyFile)
+            identity = ClientIdentity(certificateFile: certificateFile, keyFile: key == nil ? nil : keyFile.path)
         }
-        let caFile = try ca.map { try read($0, holds: "-----BEGIN CERTIFICATE-----", what: "certificate") }
+        let caFile = try ca.map { try certificates(try read($0, what: "a CA certificate")) }
         if let identity { executor.session.apis[index].clientIdentity = identity }
         if let caFile { executor.session.apis[index].trustRootsFile = caFile }
         return .done
