@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import FathomHTTP
+@_spi(Fathom) @testable import FathomHTTP
 
 /// A client certificate and a CA given with a request belong to its origin, as credentials do.
 @Suite struct ClientIdentityTests {
@@ -30,5 +30,8 @@ import Testing
         #expect(
             AsyncHTTPClientTransport.tlsReason("sslError([…TLSV1_ALERT_UNKNOWN_CA…])")
                 == "the server refused the client certificate (not issued by a CA it trusts)")
+        let required = NetworkError.tls(host: "h", reason: AsyncHTTPClientTransport.clientCertificateRequired)
+        #expect(required.isAboutTheClientCertificate)
+        #expect(!NetworkError.tls(host: "h", reason: "certificate not trusted").isAboutTheClientCertificate)
     }
 }

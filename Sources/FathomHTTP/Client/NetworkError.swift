@@ -112,6 +112,14 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
         return nil
     }
 
+    /// Whether the TLS handshake failed over the client's certificate: none was given to a server
+    /// that asks for one, or the server refused it.
+    @_spi(Fathom) public var isAboutTheClientCertificate: Bool {
+        guard case .tls(_, let reason) = self else { return false }
+        return reason == AsyncHTTPClientTransport.clientCertificateRequired
+            || reason == AsyncHTTPClientTransport.clientCertificateRefused
+    }
+
     /// Whether a retry may succeed: refused or dropped connections and connect timeouts.
     public var isTransient: Bool {
         switch self {

@@ -105,6 +105,8 @@ extension AsyncHTTPClientTransport {
 
     /// Why a handshake failed when the server wanted a client certificate and got none.
     static let clientCertificateRequired = "the server asks for a client certificate, and none was given"
+    /// Why a handshake failed when the server did not accept the client certificate.
+    static let clientCertificateRefused = "the server refused the client certificate (not issued by a CA it trusts)"
 
     static func tlsReason(_ description: String) -> String {
         if description.contains("CERTIFICATE_VERIFY_FAILED") || description.contains("certificate verify failed") {
@@ -122,7 +124,7 @@ extension AsyncHTTPClientTransport {
         if description.contains("ALERT_UNKNOWN_CA") || description.contains("ALERT_BAD_CERTIFICATE")
             || description.contains("ALERT_CERTIFICATE_UNKNOWN")
         {
-            return "the server refused the client certificate (not issued by a CA it trusts)"
+            return Self.clientCertificateRefused
         }
         return description
     }

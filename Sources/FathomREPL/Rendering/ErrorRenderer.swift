@@ -150,8 +150,7 @@ struct ErrorRenderer: Sendable {
     /// What a person can do at the prompt about a network error, where there is something.
     static func advice(for error: NetworkError) -> String? {
         switch error {
-        case .tls(_, let reason) where reason.contains("client certificate"):
-            "give the API one with `cert FILE --key FILE`"
+        case .tls where error.isAboutTheClientCertificate: "give the API one with `cert FILE --key FILE`"
         case .tls: "use `insecure on` to proceed"
         case .timeout(.total, let after), .timeout(.read, let after):
             "allow more with `timeout \(DurationText.word(Self.longer(than: after)))`"
