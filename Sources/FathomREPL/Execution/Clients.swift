@@ -67,12 +67,12 @@ struct Clients {
         guard let scope else { return plainClient() }
         if let draftAuth = scope.draftAuth {
             let credentials = try Self.expandedCredentials(
-                draftAuth, base: scope.state?.base, host: scope.origin.host, variables: variables)
+                draftAuth, base: scope.state?.base, origin: scope.origin, variables: variables)
             return makeClient(authenticator(draftAuth, credentials))
         }
         guard let state = scope.state, state.auth != .none else { return plainClient() }
         let credentials = try Self.expandedCredentials(
-            state.auth, base: state.base, host: scope.origin.host, variables: variables)
+            state.auth, base: state.base, origin: scope.origin, variables: variables)
         if let cached = apis[state.base], cached.auth == state.auth, cached.credentials == credentials {
             return cached.client
         }
@@ -165,9 +165,9 @@ struct Clients {
 
     /// Credentials with variables expanded, in the order the auth line has them; a relative OAuth2
     /// token URL resolved against `base` (the API's); AWS's region and service, when not written,
-    /// from `host` (the request's).
+    /// from the host of `origin` (the request's).
     static func expandedCredentials(
-        _ auth: AuthSpec, base: String?, host: String?, variables: Variables
+        _ auth: AuthSpec, base: String?, origin: Origin, variables: Variables
     ) throws -> [String] {
         switch auth {
         case .none: return []
@@ -188,7 +188,7 @@ struct Clients {
                 + (try scope.map { [try variables.expand($0)] } ?? [])
         case .awsSigV4(let signing):
             let (region, service, keys) = try signing.resolved(
-                host: host, environment: variables.environment, expand: { try variables.expand($0) })
+                host: origin.host, environment: variables.environment, expand: { try variables.expand($0) })
             return [region, service, keys.accessKeyID, keys.secretAccessKey] + (keys.sessionToken.map { [$0] } ?? [])
         }
     }

@@ -173,7 +173,7 @@ extension Executor {
         let auth = outgoing.scope.auth
         guard auth != .none else { return }
         let credentials = try Clients.expandedCredentials(
-            auth, base: outgoing.scope.state?.base, host: outgoing.scope.origin.host, variables: session.variables)
+            auth, base: outgoing.scope.state?.base, origin: outgoing.scope.origin, variables: session.variables)
         try await Clients.fixedAuthenticator(auth, credentials)?.authorize(&request)
     }
 
