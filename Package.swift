@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "FathomJSON", targets: ["FathomJSON"]),
         .library(name: "FathomDemo", targets: ["FathomDemo"]),
         .library(name: "FathomOpenAPI", targets: ["FathomOpenAPI"]),
+        .library(name: "FathomGraphQL", targets: ["FathomGraphQL"]),
         .library(name: "FathomREPL", targets: ["FathomREPL"]),
         .executable(name: "fathom", targets: ["fathom"]),
     ],
@@ -30,6 +31,9 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         // The demo's WebSocket endpoint (`/ws`). Fathom's client is its own, on NIOWebSocket.
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        // GraphQL: the language's parser, SDL schemas and the specification's validation rules
+        // (FathomGraphQL); the demo's GraphQL endpoint executes with it.
+        .package(url: "https://github.com/GraphQLSwift/GraphQL", from: "4.3.0"),
         // `swift package generate-documentation --target FathomHTTP` (make docs).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -57,6 +61,13 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "OpenAPIKit", package: "OpenAPIKit"),
                 .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
+            ]
+        ),
+        .target(
+            name: "FathomGraphQL",
+            dependencies: [
+                "FathomJSON",
+                .product(name: "GraphQL", package: "GraphQL"),
             ]
         ),
         .systemLibrary(
@@ -137,6 +148,12 @@ let package = Package(
         .testTarget(
             name: "FathomOpenAPITests",
             dependencies: ["FathomOpenAPI", "FathomJSON", "FathomTestSupport"]
+        ),
+        .testTarget(
+            name: "FathomGraphQLTests",
+            dependencies: [
+                "FathomGraphQL", "FathomJSON", "FathomTestSupport", .product(name: "GraphQL", package: "GraphQL"),
+            ]
         ),
         .testTarget(
             name: "FathomHTTPIntegrationTests",
