@@ -87,6 +87,7 @@ let package = Package(
                 "FathomHTTP",
                 "FathomJSON",
                 "FathomOpenAPI",
+                "FathomGraphQL",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),

@@ -280,3 +280,47 @@ struct ResponseChecker {
         }
     }
 }
+
+/// One of a response's `errors`: its message, the response path it names, and where in the
+/// operation it points.
+public struct GraphQLResponseError: Sendable, Equatable {
+    public let message: String
+    /// The response path (`user.friends[0].name`), when the error names one.
+    public let path: String?
+    /// The places in the operation (`3:7`).
+    public let locations: [String]
+
+    public init(message: String, path: String?, locations: [String]) {
+        self.message = message
+        self.path = path
+        self.locations = locations
+    }
+
+    /// The errors of a GraphQL response; empty when it has none (or is no GraphQL response).
+    public static func errors(in response: JSON) -> [GraphQLResponseError] {
+        guard case .array(let errors)? = response["errors"] else { return [] }
+        return errors.map { error in
+            let message: String
+            if case .string(let text)? = error["message"] { message = text } else { message = "(no message)" }
+            var path: String?
+            if case .array(let elements)? = error["path"] {
+                path = elements.reduce(into: "") { text, element in
+                    switch element {
+                    case .string(let key): text += text.isEmpty ? key : "." + key
+                    case .number(let index): text += "[\(index)]"
+                    default: break
+                    }
+                }
+            }
+            var locations: [String] = []
+            if case .array(let places)? = error["locations"] {
+                for place in places {
+                    if case .number(let line)? = place["line"], case .number(let column)? = place["column"] {
+                        locations.append("\(line):\(column)")
+                    }
+                }
+            }
+            return GraphQLResponseError(message: message, path: path, locations: locations)
+        }
+    }
+}

@@ -20,6 +20,7 @@ enum CommandRegistry {
         VolatileCommand.self,
         // An API description
         SpecCommand.self, LsCommand.self, DescribeCommand.self, OpCommand.self, ValidateCommand.self,
+        GraphQLCommand.self, GraphQLOperationCommand.self,
         // Session files
         SaveCommand.self, LoadCommand.self, ReplayCommand.self, RecordCommand.self,
         // Other

@@ -54,6 +54,8 @@ struct CommandSpec: Sendable {
         /// A pasted shell command: lines ending in `\` (bash) or `^` (Windows cmd), or a quote
         /// still open.
         case shellWords
+        /// A GraphQL operation: until its braces close (``GraphQLText``).
+        case graphQL
     }
 
     enum Group: String, CaseIterable, Sendable {

@@ -42,6 +42,9 @@ struct DescribeCommand: SingleCommand {
     }
 
     func run(in executor: isolated Executor) async throws -> CommandResult {
+        if let explorer = executor.graphQLExplorer(), case .id(let name) = subject {
+            return .shows(.listing(try explorer.describe(name)))
+        }
         let description = try executor.requireSpec().description
         let operation: APIOperation
         switch subject {

@@ -142,7 +142,7 @@ struct SpecCommand: SingleCommand {
     /// Every operation, called or not, with the statuses seen beside those declared.
     static func coverage(_ loaded: LoadedSpec, calls: [String: Set<Int>]) -> Listing {
         let items = loaded.description.operations.map { operation in
-            let seen = (calls[operation.title] ?? []).sorted().map(String.init)
+            let seen = (calls[operation.title] ?? []).sorted().map { String($0) }
             let declared = operation.responses.map(\.status)
             return Listing.Item(
                 name: operation.title, value: seen.isEmpty ? nil : seen.joined(separator: ", "),

@@ -22,7 +22,7 @@ extension Executor {
         var request = outgoing.request
         request.watch = stream.watch
         let response = try await client.send(request)
-        let number = record.responses.append(response)
+        let number = record.responses.append(response, graphQL: outgoing.graphQL)
         recordCoverage(response, sent: outgoing.scope)
         var outputs = problems.map { Output.event(.requestWarning($0)) }
         if outgoing.scope.api == nil, let notice = noticeOtherOrigin(outgoing.scope.origin) {
@@ -54,6 +54,7 @@ extension Executor {
     /// The request's problems by the loaded description: warnings to show, or (with `validate
     /// strict`) the reason it is not sent.
     func checkBeforeSending(_ outgoing: Outgoing) async throws -> [String] {
+        if let operation = outgoing.graphQL { return try graphQLProblems(operation, in: outgoing.scope) }
         var problems = requestProblems(outgoing)
         let scope = outgoing.scope
         if scope.validation == .strict {
@@ -79,7 +80,8 @@ extension Executor {
         ResponseOutput(
             number: entry.number, response: entry.response, shownPath: shownPath(entry.response.url),
             decoder: session.settings.decoder, showHeaders: session.settings.showHeaders,
-            schema: checked ? schemaCheck(for: entry, sent: sent) : nil, parsedStream: entry.stream)
+            schema: checked ? schemaCheck(for: entry, sent: sent) : nil, parsedStream: entry.stream,
+            graphQLErrors: graphQLErrors(of: entry))
     }
 
     /// A URL as lists show it: path and query (secrets masked), or the whole URL on another origin.

@@ -161,6 +161,9 @@ extension Executor {
     /// `sent` is the scope the request was sent in: read as it is when the response came from its
     /// origin (no redirect elsewhere), so a send decides its scope once.
     func schemaCheck(for entry: ResponseHistory.Entry, evenWhenOff: Bool = false, sent: Scope? = nil) -> SchemaCheck? {
+        if let operation = entry.graphQL {
+            return graphQLCheck(for: entry, operation, evenWhenOff: evenWhenOff, sent: sent)
+        }
         let response = entry.response
         let scope = scope(of: response.request.url, sent: sent)
         guard let spec = scope.description, scope.validation != .off || evenWhenOff,
@@ -201,7 +204,7 @@ extension Executor {
 
     /// The scope of `url`: the one a request was sent in when `url` is on its origin, else decided
     /// now (a redirect to another origin, a response read later).
-    private func scope(of url: RequestURL, sent: Scope?) -> Scope {
+    func scope(of url: RequestURL, sent: Scope?) -> Scope {
         let origin = Origin(url)
         if let sent, sent.covers(origin) { return sent }
         return session.scopeRules.scope(for: origin)

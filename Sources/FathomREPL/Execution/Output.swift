@@ -1,3 +1,4 @@
+import FathomGraphQL
 import FathomHTTP
 import FathomJSON
 import FathomOpenAPI
@@ -135,6 +136,8 @@ struct ResponseOutput: Sendable {
     var stream: StreamSummary?
     /// A stream's events as the history parsed them, for showing it whole (`show #N`).
     var parsedStream: ParsedStream? = nil
+    /// A GraphQL response's `errors` (empty when it has none); `nil` for any other response.
+    var graphQLErrors: [GraphQLResponseError]? = nil
 }
 
 /// The draft as a request, credentials added, before it is sent.
@@ -173,6 +176,9 @@ struct Outgoing: Sendable {
     var scope: Scope
     /// The draft's target as written, variables unexpanded (`{{api}}/users/{{id}}`).
     var target: String
+    /// The GraphQL operation the request carries, when it is one: checked by its API's schema,
+    /// not by an OpenAPI description.
+    var graphQL: GraphQLOperation? = nil
 }
 
 /// A list of named values. The renderer lays each kind out as its command always has, and says
@@ -188,6 +194,9 @@ struct Listing: Sendable {
         case coverage
         /// `api`: the session's APIs (base, origin as detail, the current one marked).
         case apis
+        /// `ls` and `describe` over a GraphQL schema: a field (with its arguments) and its type,
+        /// an argument, an enum value; its description as detail.
+        case schema
     }
 
     struct Item: Sendable {
@@ -278,6 +287,10 @@ enum Event: Sendable {
     case specShown(SpecSummary?)
     /// `spec FILE`: loaded; the base URL came from its servers when the session had none.
     case specLoaded(SpecSummary, baseFromServers: String?)
+    /// `graphql`: the current API's GraphQL endpoint and schema, or that it has none.
+    case graphQLShown(GraphQLSummary?)
+    /// `graphql PATH`: the endpoint set and its schema loaded.
+    case graphQLLoaded(GraphQLSummary)
     /// The structure check of a description just loaded found these (a notice after the line).
     case structureProblems(title: String, count: Int, first: DescriptionProblem)
     /// `show #N > FILE`.

@@ -16,6 +16,8 @@ enum BoundedFile {
     static let recording = 256 << 20
     /// A session file (`load`, `replay`).
     static let session = 64 << 20
+    /// A GraphQL schema (`graphql --schema FILE`): GitHub's public one is 1.5 MB of SDL.
+    static let schema = 64 << 20
 
     /// Why `path` cannot be read whole within `limit` — not a regular file, or too large — or
     /// `nil` when it can (or does not exist: the reader says so in its own words).

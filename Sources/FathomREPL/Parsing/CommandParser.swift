@@ -22,6 +22,11 @@ enum CommandParser {
             nameColumn + name.unicodeScalars.count + afterName.distance(from: afterName.startIndex, to: rest.startIndex)
         var arguments = Arguments(raw: Substring(rest), column: restColumn, command: name.lowercased())
 
+        // A GraphQL operation (`{ … }`, `query Q { … }`, `mutation …`) is read whole, by its own rules.
+        let entry = String(String.UnicodeScalarView(trimmed))
+        if GraphQLText.startsOperation(entry) {
+            return try GraphQLOperationCommand.parse(line: entry, column: nameColumn)
+        }
         // Only the registry's names are commands: an unknown word is an error, never a request.
         guard let command = CommandRegistry.command(named: name) else {
             throw CommandError(

@@ -7,6 +7,8 @@ struct LineAssembler: Sendable {
     private var depth = 0
     /// A pasted shell command going on over lines ending in `\` (bash) or `^` (Windows `cmd`).
     private var continuingShell = false
+    /// A GraphQL operation going on until its braces close.
+    private var graphQL = false
 
     init() {}
 
@@ -28,6 +30,15 @@ struct LineAssembler: Sendable {
             continuingShell =
                 end.hasSuffix("\\") || end.hasSuffix("^") || Self.hasOpenQuote(lines.joined(separator: "\n"))
             return continuingShell ? nil : finish()
+        }
+        if lines.isEmpty, GraphQLText.startsOperation(line) {
+            depth = 0
+            graphQL = true
+        }
+        if graphQL {
+            lines.append(line)
+            depth += GraphQLText.depth(line)
+            return depth > 0 ? nil : finish()
         }
         if lines.isEmpty {
             guard let continuation, continuation.kind == .body else { return line }
@@ -55,6 +66,7 @@ struct LineAssembler: Sendable {
         heredocEnd = nil
         depth = 0
         continuingShell = false
+        graphQL = false
     }
 
     /// The half-read entry, for end of input: it runs as it is and fails with a clear error.

@@ -1,3 +1,4 @@
+import FathomGraphQL
 @_spi(Fathom) import FathomHTTP
 import FathomJSON
 import FathomOpenAPI
@@ -227,6 +228,16 @@ struct JSONOutputRenderer: Sendable {
         members += body(response.body, contentType: response.contentType)
         members.append(JSON.Member(key: "time_ms", value: .number(Self.milliseconds(response.timing.total))))
         if let schema = output.schema { members.append(JSON.Member(key: "schema", value: Self.schema(schema))) }
+        if let errors = output.graphQLErrors {
+            let list: [JSON] = errors.map { error in
+                .object([
+                    member("message", redactor.redact(error.message)),
+                    JSON.Member(key: "path", value: error.path.map(JSON.string) ?? .null),
+                    JSON.Member(key: "locations", value: .array(error.locations.map(JSON.string))),
+                ])
+            }
+            members.append(JSON.Member(key: "graphql_errors", value: .array(list)))
+        }
         if let stream = output.stream {
             members.append(
                 JSON.Member(
@@ -529,6 +540,17 @@ struct JSONOutputRenderer: Sendable {
                 number("paths", summary.paths),
             ])
         }
+        func graphQL(_ summary: GraphQLSummary) -> JSON {
+            var members = [member("endpoint", summary.endpoint)]
+            members.append(JSON.Member(key: "source", value: summary.source.map(JSON.string) ?? .null))
+            if let counts = summary.counts {
+                members += [
+                    number("types", counts.types), number("queries", counts.queries),
+                    number("mutations", counts.mutations), number("subscriptions", counts.subscriptions),
+                ]
+            }
+            return .object(members)
+        }
         switch event {
         case .requestWarning(let problem): return [member("event", "request_warning"), member("problem", problem)]
         case .specShown(let summary):
@@ -538,6 +560,10 @@ struct JSONOutputRenderer: Sendable {
                 member("event", "spec_loaded"), JSON.Member(key: "spec", value: spec(summary)),
                 JSON.Member(key: "base_from_servers", value: base.map(JSON.string) ?? .null),
             ]
+        case .graphQLShown(let summary):
+            return [member("event", "graphql"), JSON.Member(key: "graphql", value: summary.map(graphQL) ?? .null)]
+        case .graphQLLoaded(let summary):
+            return [member("event", "graphql_loaded"), JSON.Member(key: "graphql", value: graphQL(summary))]
         case .structureProblems(let title, let count, let first):
             return [
                 member("event", "structure_problems"), member("title", title), number("count", count),

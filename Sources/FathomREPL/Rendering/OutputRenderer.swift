@@ -56,7 +56,11 @@ struct OutputRenderer: Sendable {
             {
                 return (streamed(response, renderer), response.stream?.shownLive != true)
             }
-            return (renderer.render(response.response, number: response.number, schema: response.schema), true)
+            return (
+                renderer.render(
+                    response.response, number: response.number, schema: response.schema,
+                    graphQLErrors: response.graphQLErrors ?? []), true
+            )
         case .streamHead(let head): return (StreamRenderer(palette: palette, redactor: redactor).head(head), false)
         case .streamEvent(let event): return (StreamRenderer(palette: palette, redactor: redactor).event(event), false)
         case .batch(let summary): return (BatchRenderer(palette: palette, redactor: redactor).render(summary), true)
@@ -248,6 +252,7 @@ struct OutputRenderer: Sendable {
         case .coverage: "the description has no operations"
         case .apis: "no APIs yet — `base URL` names one"
         case .problems: "no structure problems in \(listing.source ?? "the description")"
+        case .schema: "\(listing.source ?? "the type") has nothing to list"
         }
     }
 
@@ -255,7 +260,7 @@ struct OutputRenderer: Sendable {
         let items = listing.items
         guard !items.isEmpty else { return empty(listing) }
         var footer: String?
-        let lines: [String]
+        var lines: [String]
         switch listing.kind {
         case .query: lines = items.map { item in item.value.map { "\(item.name)=\($0)" } ?? item.name }
         case .headers: lines = items.map { "\($0.name): \($0.value ?? "")" }
@@ -307,6 +312,14 @@ struct OutputRenderer: Sendable {
                     + palette.dim("  (declared \(declared))")
             }
             footer = "\(items.filter(\.marked).count) of \(items.count) operations called"
+        case .schema:
+            let width = min(items.map(\.name.count).max() ?? 0, 48)
+            lines = items.map { item in
+                palette.bold(item.name.padding(toLength: max(width, item.name.count), withPad: " ", startingAt: 0))
+                    + "  "
+                    + palette.cyan(item.value ?? "") + (item.detail.map { palette.dim("  — \($0)") } ?? "")
+            }
+            if let source = listing.source { lines.insert(palette.dim(source), at: 0) }
         case .problems:
             lines = items.map { item in palette.yellow(item.name) + ": " + (item.value ?? "") }
             footer =
@@ -398,6 +411,10 @@ struct OutputRenderer: Sendable {
                 + (base.map {
                     palette.dim("\nbase \($0) (from the description's servers, until you set a base of your own)")
                 } ?? "")
+        case .graphQLShown(nil):
+            return palette.dim("no GraphQL endpoint — `graphql /graphql` (or its path) sets it and loads its schema")
+        case .graphQLShown(let summary?): return graphQL(summary)
+        case .graphQLLoaded(let summary): return "loaded " + graphQL(summary)
         case .structureProblems(let title, let count, let first):
             return palette.yellow(
                 "\(ErrorRenderer.cut(title)): OpenAPIKit's structure check found \(count) problem\(count == 1 ? "" : "s"), the first at \(ErrorRenderer.longWordsCut(first.description))"
@@ -494,6 +511,19 @@ struct OutputRenderer: Sendable {
 
     /// `Swagger Petstore 1.0.0 (OpenAPI 3.0.0, petstore.yaml): 3 operations on 2 paths`; a
     /// description split over files says how many more it read.
+    private func graphQL(_ summary: GraphQLSummary) -> String {
+        guard let counts = summary.counts, let source = summary.source else {
+            return "GraphQL \(summary.endpoint) (no schema: operations are sent unchecked)"
+        }
+        func count(_ number: Int, _ one: String, _ many: String) -> String { "\(number) \(number == 1 ? one : many)" }
+        return "GraphQL \(summary.endpoint) (schema from \(ErrorRenderer.cut(source))): "
+            + [
+                count(counts.types, "type", "types"), count(counts.queries, "query", "queries"),
+                count(counts.mutations, "mutation", "mutations"),
+                count(counts.subscriptions, "subscription", "subscriptions"),
+            ].joined(separator: ", ")
+    }
+
     private func spec(_ summary: SpecSummary) -> String {
         let others = summary.documents
         let files =

@@ -1,3 +1,4 @@
+import FathomGraphQL
 @_spi(Fathom) import FathomHTTP
 import FathomJSON
 import FathomOpenAPI
@@ -48,10 +49,38 @@ struct ResponseRenderer {
         return text
     }
 
+    /// A GraphQL response's errors under the status line: the message, the response path it
+    /// names, where in the operation. A server's text, so shown as text, never as terminal codes.
+    func errors(_ errors: [GraphQLResponseError]) -> String {
+        var text = ""
+        for error in errors.prefix(Self.violationsShown) {
+            var place: [String] = []
+            if let path = error.path, !path.isEmpty { place.append("at " + path) }
+            if !error.locations.isEmpty { place.append(error.locations.joined(separator: ", ")) }
+            let message = TerminalText.visible(ErrorRenderer.cut(redactor.redact(error.message)))
+            text += palette.red("  ✗ error") + ": \(message)"
+            text +=
+                place.isEmpty
+                ? "\n" : palette.dim(" (" + TerminalText.visible(place.joined(separator: "; ")) + ")") + "\n"
+        }
+        if errors.count > Self.violationsShown {
+            text += palette.dim("  … \(errors.count - Self.violationsShown) more errors in the body") + "\n"
+        }
+        return text
+    }
+
     /// The whole response: status line, headers, a one-line error summary, the body.
-    func render(_ response: NetworkResponse<Data>, number: Int, schema: SchemaCheck? = nil) -> String {
-        var text = statusLine(response, number: number, schema: schema) + "\n"
+    func render(
+        _ response: NetworkResponse<Data>, number: Int, schema: SchemaCheck? = nil,
+        graphQLErrors: [GraphQLResponseError] = []
+    ) -> String {
+        var text = statusLine(response, number: number, schema: schema)
+        if !graphQLErrors.isEmpty {
+            text += palette.dim(" · ") + palette.red("errors \(graphQLErrors.count)")
+        }
+        text += "\n"
         if let schema { text += violations(schema) }
+        text += errors(graphQLErrors)
         if showHeaders {
             for field in redactor.redact(response.headers) {
                 text += palette.dim("\(field.name.rawName): \(field.value)") + "\n"

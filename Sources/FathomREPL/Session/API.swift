@@ -34,6 +34,8 @@ struct API: Equatable, Sendable {
     var clientIdentity: ClientIdentity?
     /// A CA its server's certificate is trusted by (`cert --ca FILE`), resolved.
     var trustRootsFile: String?
+    /// Its GraphQL endpoint and schema (`graphql`).
+    var graphQL: GraphQLEndpoint?
 
     /// An origin shared with on purpose: the URL as written, its origin resolved when shared.
     struct Share: Equatable, Sendable {
@@ -49,6 +51,7 @@ struct API: Equatable, Sendable {
     /// Whether anything of this API would stay behind when a request goes elsewhere.
     var hasState: Bool {
         auth != .none || !defaultHeaders.isEmpty || !defaultQuery.isEmpty || spec != nil || clientIdentity != nil
+            || graphQL?.schema != nil
     }
 
     /// Whether requests to `origin` get this API's state: its own origin, or one it shares with.

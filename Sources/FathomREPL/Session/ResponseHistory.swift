@@ -1,3 +1,4 @@
+import FathomGraphQL
 @_spi(Fathom) import FathomHTTP
 import FathomJSON
 import Foundation
@@ -37,11 +38,15 @@ struct ResponseHistory: Equatable, Sendable {
         /// A stream's events, parsed once when the response is kept: every read of them (`inspect`,
         /// `expect events`, the `itemSchema` check, `diff`, `show`) reads these.
         let stream: ParsedStream?
+        /// The GraphQL operation the request carried: its response is checked against the
+        /// operation's selection, whenever it is read.
+        let graphQL: GraphQLOperation?
 
-        init(number: Int, response: NetworkResponse<Data>) {
+        init(number: Int, response: NetworkResponse<Data>, graphQL: GraphQLOperation? = nil) {
             self.number = number
             self.response = response
             stream = ParsedStream(response)
+            self.graphQL = graphQL
         }
     }
 
@@ -69,9 +74,9 @@ struct ResponseHistory: Equatable, Sendable {
 
     /// Keeps `response` and returns its number.
     @discardableResult
-    mutating func append(_ response: NetworkResponse<Data>) -> Int {
+    mutating func append(_ response: NetworkResponse<Data>, graphQL: GraphQLOperation? = nil) -> Int {
         lastNumber += 1
-        entries.append(Entry(number: lastNumber, response: response))
+        entries.append(Entry(number: lastNumber, response: response, graphQL: graphQL))
         bytes += response.body.count
         while entries.count > maxCount || (bytes > maxBytes && entries.count > 1) {
             bytes -= entries.removeFirst().response.body.count

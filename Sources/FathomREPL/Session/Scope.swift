@@ -67,6 +67,13 @@ struct Scope: Equatable, Sendable {
     /// `off` when none does.
     var validation: ValidationMode { description == nil ? .off : state?.validation ?? .off }
 
+    /// The GraphQL endpoint and schema of the request's API, when it has one.
+    var graphQL: GraphQLEndpoint? { state?.graphQL }
+
+    /// How a GraphQL operation is checked before it goes: its API's mode when a schema checks
+    /// it, `off` when none does.
+    var graphQLValidation: ValidationMode { graphQL?.schema == nil ? .off : state?.validation ?? .off }
+
     /// The default headers the request gets from its API.
     var defaultHeaders: [Draft.Header] { state?.defaultHeaders ?? [] }
 
