@@ -240,14 +240,14 @@ struct ResponseChecker {
             if value == .null { return }
             guard let named = index[name] else { return }
             switch named.kind {
-            case .scalar: checkScalar(value, name: name, path: path)
+            case .scalar: checkScalar(value, name: name, shown: shown, path: path)
             case .enum:
                 guard case .string(let text) = value else {
-                    add(path, "expected \(name), got \(value.kindName)")
+                    add(path, "expected \(shown), got \(value.kindName)")
                     return
                 }
                 if !named.enumValues.contains(where: { $0.name == text }) {
-                    add(path, "expected \(name), got \"\(text)\", which is not one of its values")
+                    add(path, "expected \(shown), got \"\(text)\", which is not one of its values")
                 }
             case .object, .interface, .union:
                 checkObject(value, declared: named, selections: selections ?? [], path: path)
@@ -257,27 +257,23 @@ struct ResponseChecker {
         }
     }
 
-    private mutating func checkScalar(_ value: JSON, name: String, path: String) {
-        switch name {
-        case "Int":
-            guard case .number(let text) = value else { return add(path, "expected Int, got \(value.kindName)") }
+    /// A built-in scalar's serialization (section 3.5); `shown` is the field's type as declared.
+    private mutating func checkScalar(_ value: JSON, name: String, shown: TypeReference, path: String) {
+        let expected: Bool
+        switch (name, value) {
+        case ("Int", .number(let text)):
             guard let number = Int64(text), number >= Int64(Int32.min), number <= Int64(Int32.max) else {
-                return add(path, "expected Int, got \(text) (Int is a 32-bit whole number)")
+                return add(path, "expected \(shown), got \(text) (Int is a 32-bit whole number)")
             }
-        case "Float":
-            guard case .number = value else { return add(path, "expected Float, got \(value.kindName)") }
-        case "String":
-            guard case .string = value else { return add(path, "expected String, got \(value.kindName)") }
-        case "Boolean":
-            guard case .bool = value else { return add(path, "expected Boolean, got \(value.kindName)") }
-        case "ID":
-            guard case .string = value else {
-                return add(path, "expected ID (serialized as a string), got \(value.kindName)")
-            }
+            expected = true
+        case ("Float", .number), ("String", .string), ("Boolean", .bool), ("ID", .string): expected = true
+        case ("Int", _), ("Float", _), ("String", _), ("Boolean", _): expected = false
+        case ("ID", _): return add(path, "expected \(shown) (serialized as a string), got \(value.kindName)")
         default:
             // A custom scalar's serialization is its server's to say.
-            return
+            expected = true
         }
+        if !expected { add(path, "expected \(shown), got \(value.kindName)") }
     }
 }
 

@@ -32,12 +32,12 @@ import Testing
             """
         #expect(
             try violations(operation, response) == [
-                "$.data.book.id: expected ID (serialized as a string), got number",
+                "$.data.book.id: expected ID! (serialized as a string), got number",
                 "$.data.book.title: expected String!, got null",
                 "$.data.book.pages: expected Int, got string",
                 "$.data.book.rating: expected Float, got boolean",
-                "$.data.book.available: expected Boolean, got number",
-                "$.data.book.genre: expected Genre, got \"OPERA\", which is not one of its values",
+                "$.data.book.available: expected Boolean!, got number",
+                "$.data.book.genre: expected Genre!, got \"OPERA\", which is not one of its values",
                 "$.data.book.extra: not in the selection",
             ])
     }

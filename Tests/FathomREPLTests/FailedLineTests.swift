@@ -46,6 +46,10 @@ import Testing
             "auth bearer {{missing}}", "auth basic ada", "auth aws-sigv4 --service s3",
             "auth aws-sigv4 --region r --service s --profile nobody-has-this-profile",
         ],
+        "graphql": [
+            "graphql /graphql", "graphql --schema /nonexistent/schema.graphql", "graphql --schema /etc/hostname",
+        ],
+        "mutation": ["{ users { id } }", "query @/nonexistent/ops.graphql", "{ users { id } } filter:=nojson"],
         "cert": ["cert /nonexistent/client.pem", "cert --ca /nonexistent/ca.pem", "cert /etc/hostname"],
         "set": ["set b = {{missing}}"],
         "unset": ["unset nothere"],

@@ -80,7 +80,10 @@ struct GraphQLCommand: SingleCommand {
         case .unload: return "graphql off"
         case .load(let path, let schema):
             var writer = LineWriter("graphql")
-            if let path { writer.word(path == "off" ? "'off'" : path, literal: path != "off") }
+            if let path {
+                // `off` as the endpoint's path is quoted, as `graphql off` unloads.
+                if path == "off" { writer.raw("'off'") } else { writer.word(path, literal: true) }
+            }
             if let schema { writer.raw("--schema " + Quoting.word(schema, literal: true)) }
             return writer.text
         }

@@ -9,7 +9,7 @@ struct GraphQLOperationCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "mutation", aliases: ["subscription"],
         synopsis:
-            "{ … } | query|mutation [NAME] [(…)] { … } [OPERATION] [name=value | name:=JSON]… | query @FILE [OPERATION] […]",
+            "mutation|subscription|query [NAME] [(…)] { … } [OPERATION] [name=value | name:=JSON]… | { … } | query @FILE [OPERATION] […]",
         summary: "send a GraphQL operation to the API's endpoint (`graphql`), checked by its schema",
         details: """
             A line that starts with `{`, `mutation`, `subscription`, or `query` followed by `{`, `(` or a name and \
@@ -68,7 +68,7 @@ struct GraphQLOperationCommand: SingleCommand {
         var operationName: String?
         var variables: [RequestItem] = []
         for word in try arguments.words() {
-            if !word.quoted, word.text.contains("=") {
+            if word.text.contains("=") {
                 variables.append(try CommandParser.item(word, allowed: [.field, .rawJSON]))
             } else if operationName == nil, !word.quoted, Self.isName(word.text) {
                 operationName = word.text

@@ -112,6 +112,18 @@ import Testing
             "spec --lenient 'dir with \"quotes\"/api.json'",
             "spec 'off'",
         ],
+        "graphql": [
+            "graphql", "graphql off", "graphql 'off'", "graphql /graphql",
+            "graphql /api/graphql --schema schema.graphql",
+            "graphql --schema 'my schema.json'", "graphql http://127.0.0.1:8000/graphql",
+        ],
+        "mutation": [
+            "{ users { id } }", "query User($id: ID!) { user(id: $id) { name } } id=2",
+            "mutation { addTodo(title: \"x\") { id } } limit:=10", "query A { a } query B { b } B",
+            "query @ops.graphql Users role=ADMIN", "subscription { count }", "{\n  users { id }\n}",
+            "{ users { id } } filter:='{\"a\":1}'", "{ user(id: \"{{id}}\") { name } } id={{id}}",
+            "query($n: Int = 1) { a(s: \"}\") # }\n b }", "{ a } fragment F on Query { a }",
+        ],
         "ls": ["ls", "ls /users", "ls ..", "ls 'a b'"],
         "describe": ["describe", "describe getUser", "describe GET /users/{id}"],
         "op": ["op getUser id=2", "op listUsers role==admin X-Trace:1"],
