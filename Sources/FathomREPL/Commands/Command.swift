@@ -68,6 +68,10 @@ protocol Command: Sendable, Equatable {
     /// when that request got none, as checking or capturing from nothing only adds noise.
     var readsLastResponse: Bool { get }
 
+    /// What a replay's report calls a request line it did not run (`mutation AddTodo`); `nil`:
+    /// the line's first two words.
+    var reportTitle: String? { get }
+
     /// Whether the line checks the last response against its operation's schema (`expect
     /// schema`): the response's own check has said the same already when it failed.
     var checksResponseSchema: Bool { get }
@@ -97,6 +101,8 @@ extension Command {
     var secretAskedFor: String? { nil }
 
     var readsLastResponse: Bool { false }
+
+    var reportTitle: String? { nil }
 
     var checksResponseSchema: Bool { false }
 

@@ -107,6 +107,18 @@ struct GraphQLOperationCommand: SingleCommand {
         return text
     }
 
+    /// `query User`, `mutation AddTodo`; an anonymous operation by its first line, cut.
+    var reportTitle: String? {
+        guard case .inline(let text) = document else { return "query @" + (filesRead.first ?? "") }
+        let first = text.prefix { $0 != "\n" }.trimmingBlanks
+        let keyword = first.prefix { $0.isLetter }
+        let name = first.dropFirst(keyword.count).drop { $0 == " " || $0 == "\t" }.prefix {
+            $0.isLetter || $0.isNumber || $0 == "_"
+        }
+        if !keyword.isEmpty, !name.isEmpty { return "\(keyword) \(name)" }
+        return first.count > 40 ? first.prefix(39) + "…" : first
+    }
+
     func credentialName(for value: String) -> String? {
         variables.lazy.compactMap { item -> String? in
             switch item {

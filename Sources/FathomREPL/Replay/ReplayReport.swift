@@ -49,7 +49,7 @@ struct RequestReport: Sendable {
     static func name(of entry: SessionFile.Entry, in loadedFile: String? = nil, redactor: Redactor) -> String {
         let where_ = loadedFile.map { "\($0) line \(entry.line)" } ?? "line \(entry.line)"
         if let name = entry.name { return "\(redactor.redact(name)) (\(where_))" }
-        return "\(redactor.redact(firstWords(entry.text))) (\(where_))"
+        return "\(redactor.redact(entry.command.reportTitle ?? firstWords(entry.text))) (\(where_))"
     }
 
     /// The first two words of the first line, one blank between them.
