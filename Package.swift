@@ -177,7 +177,9 @@ let package = Package(
         ),
         .testTarget(
             name: "FathomEndToEndTests",
-            dependencies: ["FathomDemo", "FathomTestSupport", "FathomOpenAPI", "FathomJSON", "FathomHTTP"],
+            dependencies: [
+                "FathomDemo", "FathomTestSupport", "FathomOpenAPI", "FathomJSON", "FathomHTTP", "FathomGraphQL",
+            ],
             exclude: ["Snapshots"]
         ),
     ]
