@@ -32,6 +32,7 @@ struct GraphQLServerTests {
             expect schema
             { hello(name: "replay") }
             { users { name secret } }
+            expect errors == 1
             save \(saved)
 
             """

@@ -15,7 +15,8 @@ struct ExpectCommand: SingleCommand {
             regular expression; `!~` must not match. `contains` (text, or an array's element), `startsWith` \
             and `endsWith` test text. `$.items.length()` (or `.count()`) is the size of what the path selects. \
             A header compares as a number with < <= > >= (`expect header X-Total-Count > 20`). `expect schema`: the response keeps its operation's \
-            schema in the loaded description (`spec`). A streamed response (server-sent events, NDJSON) \
+            schema in the loaded description (`spec`), or a GraphQL response its operation's types (`graphql`); \
+            `expect errors == 0` counts a GraphQL response's `errors`. A streamed response (server-sent events, NDJSON) \
             reads as the JSON array of its events (`expect $[0].data.n == 1`); `expect events >= 3` counts \
             them; `expect event $.data.type == "done"` holds when some event matches. After a batch (`send --repeat`), `expect batch` \
             checks its summary: a latency (min p50 p90 p99 p99.9 max mean, ttfb.p50 ttfb.p99) against a \
@@ -25,7 +26,9 @@ struct ExpectCommand: SingleCommand {
             without one), from the one after the last matched on; `expect message` waits for any. \
             `fathom replay` counts failed expectations.
             """,
-        completion: .words(["status", "header", "time", "body", "schema", "events", "event", "message", "batch"]),
+        completion: .words([
+            "status", "header", "time", "body", "schema", "events", "errors", "event", "message", "batch",
+        ]),
         group: .responses)
 
     var expectation: Expectation
@@ -55,6 +58,7 @@ struct ExpectCommand: SingleCommand {
         case .value(let path): writer.word(path, literal: true)
         case .batch(let metric): writer.raw("batch " + metric.text)
         case .events: writer.raw("events")
+        case .errors: writer.raw("errors")
         }
         guard let operand = expectation.operand else {
             writer.raw(expectation.op.rawValue)
@@ -180,6 +184,7 @@ struct ExpectCommand: SingleCommand {
             inner.each = each
             return inner
         case ("events", false): subject = .events
+        case ("errors", false): subject = .errors
         case ("status", false): subject = .status
         case ("time", false): subject = .time
         case ("body", false): subject = .body
@@ -194,7 +199,7 @@ struct ExpectCommand: SingleCommand {
         }
         let allowed: [Expectation.Operator] =
             switch subject {
-            case .status, .events: [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual]
+            case .status, .events, .errors: [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual]
             case .time: [.less, .lessOrEqual, .greater, .greaterOrEqual]
             case .body: [.equal, .notEqual, .matches, .notMatches, .contains, .startsWith, .endsWith]
             case .header:
@@ -249,11 +254,12 @@ struct ExpectCommand: SingleCommand {
             }
         case .time:
             _ = try DurationText.parse(Word(operandText, column: operandColumn), hint: "write 500ms or 2s")
-        case .events:
+        case .events, .errors:
+            let what = subject == .events ? "events" : "errors"
             guard Int(operandText) != nil || operandText.contains("{{") else {
                 throw CommandError(
-                    .expectation, "'\(operandText)' is not a count of events", column: operandColumn,
-                    hint: "write a number: events >= 3")
+                    .expectation, "'\(operandText)' is not a count of \(what)", column: operandColumn,
+                    hint: "write a number: \(what) \(what == "events" ? ">= 3" : "== 0")")
             }
         default:
             if op == .matches || op == .notMatches, !operandText.contains("{{") {

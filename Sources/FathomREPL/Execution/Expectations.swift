@@ -25,6 +25,8 @@ struct Expectation: Equatable, Sendable {
         case batch(BatchMetric)
         /// How many events a streamed response held (`expect events >= 3`).
         case events
+        /// How many `errors` a GraphQL response carries (`expect errors == 0`).
+        case errors
     }
 
     enum Operator: String, CaseIterable, Equatable, Sendable {
@@ -161,6 +163,17 @@ enum ExpectationEvaluator {
             return ExpectationResult(
                 passed: compare(events.count, op, limit), expected: describe(op, operand ?? ""),
                 actual: "\(events.count) event\(events.count == 1 ? "" : "s")")
+        case .errors:
+            var errors: [JSON] = []
+            if case .array(let list)? = try values("$.errors").first { errors = list }
+            let first = errors.first.flatMap { error -> String? in
+                if case .string(let message)? = error["message"] { return message }
+                return nil
+            }
+            return ExpectationResult(
+                passed: compare(errors.count, op, Int(operand ?? "") ?? 0), expected: describe(op, operand ?? ""),
+                actual: "\(errors.count) error\(errors.count == 1 ? "" : "s")"
+                    + (first.map { " (the first: \($0))" } ?? ""))
         case .value(let written):
             return try evaluateValue(written, op, operand: operand, values: values)
         }

@@ -100,7 +100,7 @@ import Testing
             "expect events >= 3", "expect event $.data.type == \"done\"", "expect event $.n exists",
             "expect \"$.headers['X-Client']\" == \"fathom\"", "expect header X ~ \"'q'\"",
             "expect message", "expect message $.type == \"echo\"", "expect message $.n > 2",
-            "expect message $.id exists",
+            "expect message $.id exists", "expect errors == 0", "expect errors >= 1",
         ],
         "volatile": ["volatile", "volatile $.updatedAt"],
         "stream": ["stream", "stream on", "stream off", "stream limit 10", "stream limit off"],
