@@ -102,6 +102,7 @@ let package = Package(
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "GraphQL", package: "GraphQL"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
@@ -112,6 +113,7 @@ let package = Package(
                 "FathomREPL",
                 "FathomJSON",
                 "FathomDemo",
+                "FathomGraphQL",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             plugins: ["BuildInfo"]

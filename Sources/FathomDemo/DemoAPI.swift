@@ -55,6 +55,7 @@ public enum DemoAPI {
                 "echo": "/echo", "slow": "/slow?ms=500", "status": "/status/418", "redirect": "/redirect/3",
                 "large": "/large?mb=1", "gzip": "/gzip", "problem": "/users/9999", "openapi": "/openapi.json",
                 "events": "/events?count=5", "stream": "/stream?count=5", "websocket": "ws /ws?ticks=3",
+                "graphql": "/graphql",
             ])
         }
         router.get("/openapi.json") { _, _ in
@@ -65,6 +66,7 @@ public enum DemoAPI {
 
         addAuthRoutes(router, store: store)
         addUserRoutes(router, store: store)
+        DemoGraphQL.addRoutes(router, store: store)
         addAccountRoutes(router, store: store)
         addUtilityRoutes(router)
         return router

@@ -1,6 +1,8 @@
 import ArgumentParser
 import FathomDemo
+import FathomGraphQL
 @_spi(Fathom) import FathomHTTP
+import FathomJSON
 import Foundation
 
 /// ANSI styling that turns itself off when output is not a color terminal.
@@ -122,7 +124,20 @@ struct Tour {
         let close = await socket.close(code: 4000, reason: "tour over")
         print("   WebSocket: \(messages.count) messages (\(messages.first ?? "")…), closed with \(close.code ?? 0)")
 
-        step(7, "A race, found by sending twice at once and comparing the answers")
+        step(7, "GraphQL: the schema by introspection, an operation checked before it goes and its answer after")
+        let introspection = try await client.send(
+            .post("/graphql").body(json: ["query": GraphQLDescription.introspectionQueries[0]]))
+        let schema = try GraphQLDescription(introspection: try JSON(parsing: introspection.body))
+        let counts = schema.counts
+        print("   \(counts.types) types, \(counts.queries) queries, \(counts.mutations) mutation")
+        let misspelt = try GraphQLOperation("{ users(role: ADMIN) { nme } }")
+        for problem in schema.validate(misspelt) { print("   \(problem)") }
+        let operation = try GraphQLOperation("{ users(role: ADMIN) { name todos(done: false) { title } } }")
+        let answer = try await client.send(.post("/graphql").body(json: ["query": operation.text]))
+        let violations = schema.check(try JSON(parsing: answer.body), for: operation)
+        print("   \(operation.text): \(violations.isEmpty ? "the answer fits the schema" : "\(violations)")")
+
+        step(8, "A race, found by sending twice at once and comparing the answers")
         _ = try await client.send(.put("/accounts/2").body(json: ["balance": 100]))
         var balances: [String] = []
         _ = await client.send(BatchPlan(count: 2, maxConcurrent: 2)) { _ in
@@ -132,14 +147,14 @@ struct Tour {
         }
         print("   two withdrawals of 60 from 100: \(balances.sorted().joined(separator: " and "))")
 
-        step(8, "The wire log at header level: the token is masked")
+        step(9, "The wire log at header level: the token is masked")
         let recorder = LogRecorder()
         let logged = NetworkClient(
             baseURL: baseURL, interceptors: [.authenticator(login)], logger: recorder.logger(), logDetail: .headers)
         _ = try await logged.send(.get("/me"))
         for entry in recorder.lines.prefix(1) { print(style.dim("   \(entry)")) }
 
-        step(9, "Errors a person can act on")
+        step(10, "Errors a person can act on")
         let unreachable = NetworkClient(baseURL: "http://127.0.0.1:9")
         do { _ = try await unreachable.send(.get("/")) } catch { print("   \(error)") }
         do { _ = try await client.send(.get("/slow").query("ms", 2000).timeout(.milliseconds(300))) } catch {

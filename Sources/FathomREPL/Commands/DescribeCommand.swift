@@ -42,7 +42,7 @@ struct DescribeCommand: SingleCommand {
     }
 
     func run(in executor: isolated Executor) async throws -> CommandResult {
-        if let explorer = executor.graphQLExplorer(), case .id(let name) = subject {
+        if case .id(let name) = subject, let explorer = executor.graphQLExplorer(describing: name) {
             return .shows(.listing(try explorer.describe(name)))
         }
         let description = try executor.requireSpec().description

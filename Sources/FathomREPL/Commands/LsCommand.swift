@@ -21,7 +21,9 @@ struct LsCommand: SingleCommand {
     var line: String { "ls" + (path.map { " " + Quoting.word($0) } ?? "") }
 
     func run(in executor: isolated Executor) async throws -> CommandResult {
-        if let explorer = executor.graphQLExplorer() { return .shows(.listing(try explorer.list(path))) }
+        if let explorer = executor.graphQLExplorer(describing: path) {
+            return .shows(.listing(try explorer.list(path)))
+        }
         let loaded = try executor.requireSpec()
         var draft = executor.session.draft
         if let path { draft.cd(path) }

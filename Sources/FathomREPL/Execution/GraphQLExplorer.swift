@@ -93,12 +93,17 @@ struct GraphQLExplorer {
 }
 
 extension Executor {
-    /// The GraphQL schema `ls` and `describe` read: the current API's, when the API commands
-    /// would read has no OpenAPI description.
-    func graphQLExplorer() -> GraphQLExplorer? {
-        guard specAPIIndex() == nil, session.givenSpec == nil,
-            let schema = session.currentAPI?.graphQL?.schema
+    /// The GraphQL schema `ls` and `describe` read: the current API's, when the API has no
+    /// OpenAPI description, or when it has both and `name` is a type of the schema (`describe
+    /// User`, `ls Query`, `describe Query.user`) rather than an operation of the description.
+    func graphQLExplorer(describing name: String? = nil) -> GraphQLExplorer? {
+        guard let schema = session.currentAPI?.graphQL?.schema else { return nil }
+        let explorer = GraphQLExplorer(index: schema.description.index)
+        guard specAPIIndex() != nil || session.givenSpec != nil else { return explorer }
+        guard let name, let type = name.split(separator: ".").first.map(String.init),
+            schema.description.index[type] != nil,
+            (try? requireSpec())?.description.operation(id: name) == nil
         else { return nil }
-        return GraphQLExplorer(index: schema.description.index)
+        return explorer
     }
 }

@@ -57,7 +57,9 @@ struct ResponseRenderer {
             var place: [String] = []
             if let path = error.path, !path.isEmpty { place.append("at " + path) }
             if !error.locations.isEmpty { place.append(error.locations.joined(separator: ", ")) }
-            let message = TerminalText.visible(ErrorRenderer.cut(redactor.redact(error.message)))
+            // One line each: a message's own line breaks are blanks here (the body shows it whole).
+            let flat = error.message.split(whereSeparator: \.isNewline).joined(separator: " ")
+            let message = TerminalText.visible(ErrorRenderer.cut(redactor.redact(flat)))
             text += palette.red("  ✗ error") + ": \(message)"
             text +=
                 place.isEmpty
