@@ -20,6 +20,9 @@ public struct GraphQLDescription: @unchecked Sendable {
 
     /// A schema from SDL (a `.graphql` file's text).
     public init(sdl: String) throws(GraphQLSchemaError) {
+        if NestingBound.exceeds(sdl) {
+            throw GraphQLSchemaError("the schema nests deeper than \(NestingBound.limit) levels")
+        }
         let schema: GraphQLSchema
         do {
             schema = try buildSchema(source: Source(body: sdl, name: "schema"))

@@ -20,6 +20,12 @@ public struct GraphQLOperation: @unchecked Sendable {
 
     /// Parses `text` and picks the operation named `operationName`, or the only one.
     public init(_ text: String, operationName: String? = nil) throws(GraphQLProblems) {
+        if NestingBound.exceeds(text) {
+            throw GraphQLProblems([
+                GraphQLProblem(
+                    message: "the operation nests deeper than \(NestingBound.limit) levels", line: nil, column: nil)
+            ])
+        }
         let document: Document
         do {
             document = try parse(source: Source(body: text, name: "operation"))

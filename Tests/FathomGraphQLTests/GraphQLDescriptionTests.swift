@@ -127,3 +127,22 @@ let librarySDL = """
         #expect(body["variables"]?["id"] == .number("2"))
     }
 }
+
+@Suite struct NestingBoundTests {
+    /// GraphQLSwift's parser recurses once per level: a document nested past the bound is one
+    /// problem, never a stack that runs out.
+    @Test func aDocumentNestedTooDeepIsRefusedBeforeItIsParsed() throws {
+        let deep = "{ a(x: " + String(repeating: "[", count: 100_000) + " }"
+        #expect(throws: GraphQLProblems.self) { try GraphQLOperation(deep) }
+        #expect(throws: GraphQLSchemaError.self) {
+            try GraphQLDescription(sdl: "type Query { a: " + String(repeating: "[", count: 100_000) + "Int }")
+        }
+        // Brackets in strings and comments do not count.
+        let quoted =
+            "{ a(x: \"" + String(repeating: "[", count: 1_000) + "\") # " + String(repeating: "{", count: 1_000)
+            + "\n}"
+        #expect(!NestingBound.exceeds(quoted))
+        #expect(NestingBound.exceeds(String(repeating: "{", count: NestingBound.limit + 1)))
+        #expect(!NestingBound.exceeds(String(repeating: "{", count: NestingBound.limit)))
+    }
+}

@@ -177,3 +177,38 @@ import Testing
         #expect(assembler.add("{ a }") == "{ a }")
     }
 }
+
+@Suite struct GraphQLCompletionTests {
+    static let index: SchemaIndex = {
+        let sdl = GraphQLTests.sdl + "\ndirective @cached(seconds: Int) on FIELD"
+        return (try? GraphQLDescription(sdl: sdl))!.index
+    }()
+
+    func candidates(_ line: String) -> [String] {
+        var values = SessionSnapshot.Values()
+        values.graphQL = Self.index
+        return Completer(values: values, listFiles: { _ in [] }).complete(line).candidates
+    }
+
+    @Test func theFieldsOfTheTypeAtTheCursor() {
+        #expect(candidates("{ ") == ["user ", "users ", "__typename "])
+        #expect(candidates("{ user(id: 1) { n") == ["name "])
+        #expect(candidates("query Q { users { id ") == ["id ", "name ", "age ", "role ", "__typename "])
+        #expect(candidates("mutation { re") == ["rename "])
+        #expect(candidates("{ users { id } u") == ["user ", "users "])
+    }
+
+    @Test func argumentsValuesVariablesAndDirectives() {
+        #expect(candidates("{ user(") == ["id: "])
+        #expect(candidates("mutation { rename(id: 1, n") == ["name: "])
+        #expect(candidates("{ users(role: ") == ["ADMIN ", "MEMBER "])
+        #expect(candidates("{ users(role: M") == ["MEMBER "])
+        #expect(candidates("query Q($id: ID!, $r: Role) { users(role: $") == ["$id ", "$r "])
+        #expect(candidates("{ users @ca") == ["@cached "])
+        #expect(candidates("{ users { ... on U") == ["User "])
+    }
+
+    @Test func aQueryItemLineIsNotAnOperation() {
+        #expect(!candidates("query ").contains("user "))
+    }
+}

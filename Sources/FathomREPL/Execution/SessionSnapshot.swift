@@ -1,3 +1,4 @@
+import FathomGraphQL
 import FathomHTTP
 import FathomOpenAPI
 import Synchronization
@@ -24,6 +25,8 @@ final class SessionSnapshot: Sendable {
         var basePath: String?
         /// The open WebSocket's URL (masked): the prompt is its sub-prompt.
         var webSocket: String?
+        /// The current API's GraphQL schema, for the fields, arguments and values of an operation.
+        var graphQL: SchemaIndex?
     }
 
     /// What the draft holds besides its method and path.
@@ -68,6 +71,7 @@ final class SessionSnapshot: Sendable {
                 headers: draft.headers.count, query: draft.query.count, body: draft.body != .none,
                 auth: draft.auth.map { $0 != .none })
             values.basePath = session.basePath
+            values.graphQL = session.currentAPI?.graphQL?.schema?.description.index
         }
     }
 

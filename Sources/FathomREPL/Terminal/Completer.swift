@@ -45,6 +45,10 @@ struct Completer: Sendable {
             let names = values.variableNames.filter { $0.hasPrefix(partial) }
             return Completion(word: current, candidates: names.map { head + $0 + "}}" })
         }
+        // A GraphQL operation: the fields, arguments, values and directives where the cursor is.
+        if let schema = values.graphQL, GraphQLText.startsOperation(line) {
+            return GraphQLCompletion(index: schema).complete(line)
+        }
         // A file after `@` (body @f, mock /x @f, item name@f).
         if let at = current.firstIndex(of: "@") {
             let head = String(current[...at])
