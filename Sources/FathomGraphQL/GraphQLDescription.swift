@@ -1,4 +1,5 @@
 import FathomJSON
+import Foundation
 import GraphQL
 
 /// A GraphQL API's schema, read from SDL or from the result of the introspection query: what
@@ -10,45 +11,55 @@ import GraphQL
 /// let operation = try GraphQLOperation("{ user(id: 1) { nme } }")
 /// schema.validate(operation)   // [1:20 Cannot query field "nme" on type "User". Did you mean "name"?]
 /// ```
-public struct GraphQLDescription: @unchecked Sendable {
-    /// The schema as GraphQLSwift builds it: immutable once built, read by validation only.
-    let schema: GraphQLSchema
-    /// Its types as plain values.
+public struct GraphQLDescription: Sendable {
+    /// Its types as plain values, read from the SDL's definitions: ready as soon as it parses.
     public let index: SchemaIndex
     /// The schema as SDL: the file's text, or what the introspection result was written as.
     public let sdl: String
+    /// GraphQLSwift's schema, which validation needs: built once, when first needed or when
+    /// ``build()`` is called (off the line, for a large schema).
+    private let built: BuiltSchema
 
-    /// A schema from SDL (a `.graphql` file's text).
-    public init(sdl: String) throws(GraphQLSchemaError) {
+    /// A schema from SDL (a `.graphql` file's text), built and checked whole: a schema that is
+    /// not valid is an error here.
+    ///
+    /// With `deferringBuild`, it is only parsed and indexed: listing, describing, completion and
+    /// response checks work at once, and the rest — GraphQLSwift's build and the schema's own
+    /// checks, most of a large schema's load — happens in ``build()``, which validation calls
+    /// when it has not run yet (a schema that is not valid then says so in every validation).
+    public init(sdl: String, deferringBuild: Bool = false) throws(GraphQLSchemaError) {
         if NestingBound.exceeds(sdl) {
             throw GraphQLSchemaError("the schema nests deeper than \(NestingBound.limit) levels")
         }
-        let schema: GraphQLSchema
+        let document: Document
         do {
-            schema = try buildSchema(source: Source(body: sdl, name: "schema"))
+            document = try parse(source: Source(body: sdl, name: "schema"))
         } catch let error as GraphQLError {
             throw GraphQLSchemaError(GraphQLProblem(syntax: error).description)
         } catch {
             throw GraphQLSchemaError("\(error)")
         }
-        let problems = validateSchema(schema: schema)
-        if let first = problems.first {
-            throw GraphQLSchemaError("the schema is not valid: \(GraphQLProblem(first))")
-        }
-        do {
-            index = try SchemaIndex(schema)
-        } catch {
-            throw GraphQLSchemaError("the schema is not valid: \(error)")
-        }
-        self.schema = schema
+        index = SchemaIndex(document)
+        guard index.query != nil else { throw GraphQLSchemaError("the schema has no query type") }
         self.sdl = sdl
+        built = BuiltSchema(document)
+        if !deferringBuild { try build() }
+    }
+
+    /// Builds GraphQLSwift's schema and checks it, if that has not happened yet.
+    /// - Throws: ``GraphQLSchemaError`` when the schema is not valid (then every validation says so).
+    public func build() throws(GraphQLSchemaError) {
+        _ = try built.schema()
     }
 
     /// A schema from the result of the introspection query (``introspectionQuery``), as a
     /// server answers it or as a `.json` file saves it.
-    public init(introspection result: JSON) throws(GraphQLSchemaError) {
-        try self.init(sdl: SDLWriter.sdl(fromIntrospection: result))
+    public init(introspection result: JSON, deferringBuild: Bool = false) throws(GraphQLSchemaError) {
+        try self.init(sdl: SDLWriter.sdl(fromIntrospection: result), deferringBuild: deferringBuild)
     }
+
+    /// GraphQLSwift's schema (built if it was not yet), for tests that execute against it.
+    func graphQLSwiftSchema() throws(GraphQLSchemaError) -> GraphQLSchema { try built.schema() }
 
     /// The introspection query: every type with its fields, arguments, enum values, input
     /// fields, interfaces and possible types, the directives, descriptions and deprecations.
@@ -109,18 +120,63 @@ public struct GraphQLDescription: @unchecked Sendable {
             subscriptions: index.root(.subscription)?.fields.count ?? 0)
     }
 
-    /// The schema printed as GraphQLSwift prints it (types in its order; built-in ones left out).
-    public var printed: String { printSchema(schema: schema) }
+    /// The schema printed as GraphQLSwift prints it (types in its order; built-in ones left out),
+    /// or why it cannot be built.
+    public var printed: String {
+        do {
+            return printSchema(schema: try built.schema())
+        } catch {
+            return "# \(error.description)"
+        }
+    }
 
     /// Every rule of the specification's section 5 `operation` breaks against this schema, with
     /// did-you-mean for names; empty when it may be sent.
     public func validate(_ operation: GraphQLOperation) -> [GraphQLProblem] {
-        GraphQL.validate(schema: schema, ast: operation.document).map { GraphQLProblem($0) }
+        do {
+            return GraphQL.validate(schema: try built.schema(), ast: operation.document).map { GraphQLProblem($0) }
+        } catch {
+            return [GraphQLProblem(message: error.description, line: nil, column: nil)]
+        }
     }
 
     /// What in `response` (a GraphQL response: `data`, `errors`) does not fit the types the
     /// operation selects.
     public func check(_ response: JSON, for operation: GraphQLOperation) -> [GraphQLViolation] {
         ResponseChecker(index: index, operation: operation).check(response)
+    }
+}
+
+/// GraphQLSwift's schema for a parsed document, built once by whichever caller needs it first.
+private final class BuiltSchema: @unchecked Sendable {
+    // Guarded by `lock`; the document and the schema are immutable once made.
+    private let lock = NSLock()
+    private let document: Document
+    private var result: Result<GraphQLSchema, GraphQLSchemaError>?
+
+    init(_ document: Document) {
+        self.document = document
+    }
+
+    func schema() throws(GraphQLSchemaError) -> GraphQLSchema {
+        lock.lock()
+        defer { lock.unlock() }
+        if result == nil { result = Self.build(document) }
+        return try result!.get()
+    }
+
+    private static func build(_ document: Document) -> Result<GraphQLSchema, GraphQLSchemaError> {
+        let schema: GraphQLSchema
+        do {
+            schema = try buildASTSchema(documentAST: document)
+        } catch let error as GraphQLError {
+            return .failure(GraphQLSchemaError("the schema is not valid: \(GraphQLProblem(error))"))
+        } catch {
+            return .failure(GraphQLSchemaError("the schema is not valid: \(error)"))
+        }
+        if let first = validateSchema(schema: schema).first {
+            return .failure(GraphQLSchemaError("the schema is not valid: \(GraphQLProblem(first))"))
+        }
+        return .success(schema)
     }
 }

@@ -88,96 +88,166 @@ public struct SchemaIndex: Sendable {
         return name.flatMap { types[$0] }
     }
 
-    init(_ schema: GraphQLSchema) throws {
+    /// The index of a parsed SDL document, read straight from its definitions (extensions of a
+    /// type add to it): what listing, describing, completing and checking a response need, ready
+    /// long before GraphQLSwift has built the schema validation needs.
+    init(_ document: Document) {
         var types: [String: NamedType] = [:]
-        for (name, type) in schema.typeMap {
-            types[name] = try Self.namedType(type, in: schema)
+        for name in ["String", "Int", "Float", "Boolean", "ID"] {
+            types[name] = NamedType(
+                name: name, kind: .scalar, description: nil, fields: [], enumValues: [], possibleTypes: [],
+                interfaces: [])
+        }
+        var roots: [OperationType: String] = [:]
+        var directives = Self.builtInDirectives
+        var implementations: [String: [String]] = [:]
+        var order: [String] = []
+        func add(_ type: NamedType) {
+            if let existing = types[type.name], existing.kind == type.kind {
+                // An extension: its fields, values, members and interfaces join the type's.
+                types[type.name] = NamedType(
+                    name: type.name, kind: type.kind, description: existing.description ?? type.description,
+                    fields: existing.fields + type.fields, enumValues: existing.enumValues + type.enumValues,
+                    possibleTypes: existing.possibleTypes + type.possibleTypes,
+                    interfaces: existing.interfaces + type.interfaces)
+            } else {
+                types[type.name] = type
+                order.append(type.name)
+            }
+        }
+        for definition in document.definitions {
+            switch definition {
+            case let schema as SchemaDefinition:
+                for root in schema.operationTypes { roots[root.operation] = root.type.name.value }
+            case let object as ObjectTypeDefinition:
+                add(Self.object(object))
+            case let extended as TypeExtensionDefinition:
+                add(Self.object(extended.definition))
+            case let interface as InterfaceTypeDefinition:
+                add(
+                    NamedType(
+                        name: interface.name.value, kind: .interface, description: interface.description?.value,
+                        fields: interface.fields.map(Self.field), enumValues: [], possibleTypes: [],
+                        interfaces: interface.interfaces.map(\.name.value)))
+            case let union as UnionTypeDefinition:
+                add(
+                    NamedType(
+                        name: union.name.value, kind: .union, description: union.description?.value, fields: [],
+                        enumValues: [], possibleTypes: union.types.map(\.name.value), interfaces: []))
+            case let enumeration as EnumTypeDefinition:
+                add(
+                    NamedType(
+                        name: enumeration.name.value, kind: .enum, description: enumeration.description?.value,
+                        fields: [],
+                        enumValues: enumeration.values.map {
+                            EnumValue(
+                                name: $0.name.value, description: $0.description?.value,
+                                deprecationReason: Self.deprecation($0.directives))
+                        }, possibleTypes: [], interfaces: []))
+            case let input as InputObjectTypeDefinition:
+                add(
+                    NamedType(
+                        name: input.name.value, kind: .inputObject, description: input.description?.value,
+                        fields: input.fields.map(Self.inputField), enumValues: [], possibleTypes: [], interfaces: []))
+            case let scalar as ScalarTypeDefinition:
+                add(
+                    NamedType(
+                        name: scalar.name.value, kind: .scalar, description: scalar.description?.value, fields: [],
+                        enumValues: [], possibleTypes: [], interfaces: []))
+            case let directive as DirectiveDefinition:
+                directives.removeAll { $0.name == directive.name.value }
+                directives.append(
+                    Directive(
+                        name: directive.name.value, arguments: directive.arguments.map(Self.argument),
+                        locations: directive.locations.map(\.value), description: directive.description?.value))
+            default:
+                continue
+            }
+        }
+        // An interface's possible types: the objects that implement it, or implement an interface that does.
+        for name in order {
+            guard let type = types[name], type.kind == .object else { continue }
+            var pending = type.interfaces
+            var seen: Set<String> = []
+            while let interface = pending.popLast() {
+                guard seen.insert(interface).inserted else { continue }
+                implementations[interface, default: []].append(name)
+                pending += types[interface]?.interfaces ?? []
+            }
+        }
+        for (interface, objects) in implementations {
+            guard let type = types[interface], type.kind == .interface else { continue }
+            types[interface] = NamedType(
+                name: type.name, kind: type.kind, description: type.description, fields: type.fields, enumValues: [],
+                possibleTypes: objects, interfaces: type.interfaces)
         }
         self.types = types
-        query = schema.queryType?.name
-        mutation = schema.mutationType?.name
-        subscription = schema.subscriptionType?.name
-        directives = schema.directives.map { directive in
-            Directive(
-                name: directive.name, arguments: directive.args.compactMap(Self.argument),
-                locations: directive.locations.map(\.rawValue), description: directive.description)
-        }
+        query = roots[.query] ?? (types["Query"]?.kind == .object ? "Query" : nil)
+        mutation = roots[.mutation] ?? (roots.isEmpty && types["Mutation"]?.kind == .object ? "Mutation" : nil)
+        subscription =
+            roots[.subscription] ?? (roots.isEmpty && types["Subscription"]?.kind == .object ? "Subscription" : nil)
+        self.directives = directives
     }
 
-    private static func namedType(_ type: any GraphQLNamedType, in schema: GraphQLSchema) throws -> NamedType {
-        switch type {
-        case let object as GraphQLObjectType:
-            return NamedType(
-                name: object.name, kind: .object, description: object.description,
-                fields: try object.fields().compactMap(field), enumValues: [], possibleTypes: [object.name],
-                interfaces: try object.interfaces().map(\.name))
-        case let interface as GraphQLInterfaceType:
-            return NamedType(
-                name: interface.name, kind: .interface, description: interface.description,
-                fields: try interface.fields().compactMap(field), enumValues: [],
-                possibleTypes: schema.getPossibleTypes(abstractType: interface).map(\.name),
-                interfaces: try interface.interfaces().map(\.name))
-        case let union as GraphQLUnionType:
-            return NamedType(
-                name: union.name, kind: .union, description: union.description, fields: [], enumValues: [],
-                possibleTypes: try union.types().map(\.name), interfaces: [])
-        case let enumeration as GraphQLEnumType:
-            return NamedType(
-                name: enumeration.name, kind: .enum, description: enumeration.description, fields: [],
-                enumValues: enumeration.values.map {
-                    EnumValue(name: $0.name, description: $0.description, deprecationReason: $0.deprecationReason)
-                }, possibleTypes: [], interfaces: [])
-        case let input as GraphQLInputObjectType:
-            let fields = try input.fields().compactMap { name, field -> Field? in
-                guard let type = TypeReference(field.type) else { return nil }
-                return Field(
-                    name: name, type: type, arguments: [], description: field.description,
-                    deprecationReason: field.deprecationReason)
-            }
-            return NamedType(
-                name: input.name, kind: .inputObject, description: input.description, fields: fields,
-                enumValues: [], possibleTypes: [], interfaces: [])
-        default:
-            return NamedType(
-                name: type.name, kind: .scalar, description: (type as? GraphQLScalarType)?.description, fields: [],
-                enumValues: [], possibleTypes: [], interfaces: [])
-        }
+    private static func object(_ object: ObjectTypeDefinition) -> NamedType {
+        NamedType(
+            name: object.name.value, kind: .object, description: object.description?.value,
+            fields: object.fields.map(field), enumValues: [], possibleTypes: [object.name.value],
+            interfaces: object.interfaces.map(\.name.value))
     }
 
-    private static func field(_ name: String, _ field: GraphQLField) -> Field? {
-        guard let type = TypeReference(field.type) else { return nil }
-        let arguments = field.args.compactMap { name, argument -> Argument? in
-            guard let type = TypeReference(argument.type) else { return nil }
-            return Argument(
-                name: name, type: type, defaultValue: argument.defaultValue.flatMap(Self.literal),
-                description: argument.description)
-        }
-        return Field(
-            name: name, type: type, arguments: arguments, description: field.description,
-            deprecationReason: field.deprecationReason)
+    private static func field(_ field: FieldDefinition) -> Field {
+        Field(
+            name: field.name.value, type: TypeReference(field.type), arguments: field.arguments.map(argument),
+            description: field.description?.value, deprecationReason: deprecation(field.directives))
     }
 
-    private static func argument(_ argument: GraphQLArgumentDefinition) -> Argument? {
-        guard let type = TypeReference(argument.type) else { return nil }
-        return Argument(
-            name: argument.name, type: type, defaultValue: argument.defaultValue.flatMap(Self.literal),
-            description: argument.description)
+    private static func inputField(_ value: InputValueDefinition) -> Field {
+        Field(
+            name: value.name.value, type: TypeReference(value.type), arguments: [],
+            description: value.description?.value, deprecationReason: deprecation(value.directives))
     }
 
-    /// A default value as a GraphQL literal.
-    static func literal(_ value: Map) -> String? {
-        switch value {
-        case .undefined: nil
-        case .null: "null"
-        case .bool(let bool): bool ? "true" : "false"
-        case .number(let number): number.description
-        case .string(let string): "\"" + SDLWriter.escaped(string) + "\""
-        case .array(let items): "[" + items.compactMap(literal).joined(separator: ", ") + "]"
-        case .dictionary(let members):
-            "{" + members.compactMap { key, value in literal(value).map { "\(key): \($0)" } }.joined(separator: ", ")
-                + "}"
-        }
+    private static func argument(_ value: InputValueDefinition) -> Argument {
+        Argument(
+            name: value.name.value, type: TypeReference(value.type),
+            defaultValue: value.defaultValue.map { print(ast: $0) }, description: value.description?.value)
     }
+
+    /// `@deprecated`'s reason (its default when it gives none); `nil` when not deprecated.
+    private static func deprecation(_ directives: [GraphQL.Directive]) -> String? {
+        guard let deprecated = directives.first(where: { $0.name.value == "deprecated" }) else { return nil }
+        guard let reason = deprecated.arguments.first(where: { $0.name.value == "reason" })?.value as? StringValue
+        else { return "No longer supported" }
+        return reason.value
+    }
+
+    /// The directives every schema has.
+    static let builtInDirectives: [Directive] = [
+        Directive(
+            name: "skip",
+            arguments: [Argument(name: "if", type: .nonNull(.named("Boolean")), defaultValue: nil, description: nil)],
+            locations: ["FIELD", "FRAGMENT_SPREAD", "INLINE_FRAGMENT"],
+            description: "Leaves this out when `if` is true."),
+        Directive(
+            name: "include",
+            arguments: [Argument(name: "if", type: .nonNull(.named("Boolean")), defaultValue: nil, description: nil)],
+            locations: ["FIELD", "FRAGMENT_SPREAD", "INLINE_FRAGMENT"],
+            description: "Keeps this only when `if` is true."),
+        Directive(
+            name: "deprecated",
+            arguments: [
+                Argument(
+                    name: "reason", type: .named("String"), defaultValue: "\"No longer supported\"", description: nil)
+            ],
+            locations: ["FIELD_DEFINITION", "ARGUMENT_DEFINITION", "INPUT_FIELD_DEFINITION", "ENUM_VALUE"],
+            description: nil),
+        Directive(
+            name: "specifiedBy",
+            arguments: [Argument(name: "url", type: .nonNull(.named("String")), defaultValue: nil, description: nil)],
+            locations: ["SCALAR"], description: nil),
+        Directive(name: "oneOf", arguments: [], locations: ["INPUT_OBJECT"], description: nil),
+    ]
 }
 
 /// What an operation does: reads, writes, or listens.

@@ -36,6 +36,16 @@ public indirect enum TypeReference: Hashable, Sendable, CustomStringConvertible 
         return self
     }
 
+    /// A type as a document writes it (`[User!]!`).
+    init(_ type: any GraphQL.`Type`) {
+        switch type {
+        case let nonNull as NonNullType: self = .nonNull(TypeReference(nonNull.type))
+        case let list as ListType: self = .list(TypeReference(list.type))
+        case let named as NamedType: self = .named(named.name.value)
+        default: self = .named("")
+        }
+    }
+
     /// A GraphQLSwift type as a reference; `nil` for a type it cannot name.
     init?(_ type: any GraphQLType) {
         if let nonNull = type as? GraphQLNonNull {

@@ -146,3 +146,26 @@ let librarySDL = """
         #expect(!NestingBound.exceeds(String(repeating: "{", count: NestingBound.limit)))
     }
 }
+
+@Suite struct DeferredBuildTests {
+    /// Indexed at once, built when validation first needs it: the index reads the SDL itself.
+    @Test func anIndexedSchemaListsAtOnceAndBuildsWhenValidationNeedsIt() throws {
+        let deferred = try GraphQLDescription(sdl: librarySDL, deferringBuild: true)
+        let whole = try GraphQLDescription(sdl: librarySDL)
+        #expect(deferred.counts == whole.counts)
+        #expect(deferred.index["Book"]?.field("isbn")?.deprecationReason == "use `identifiers`")
+        #expect(deferred.index["Query"]?.field("books")?.arguments.first?.defaultValue == "10")
+        #expect(Set(deferred.index["Node"]?.possibleTypes ?? []) == ["Book", "Author"])
+        #expect(deferred.validate(try GraphQLOperation("{ book(id: 1) { titel } }")).count == 1)
+    }
+
+    /// A schema that is not valid loads indexed, and says why in every validation.
+    @Test func aSchemaThatIsNotValidSaysSoWhenBuilt() throws {
+        let broken = try GraphQLDescription(sdl: "type Query { a: Missing }", deferringBuild: true)
+        #expect(throws: GraphQLSchemaError.self) { try broken.build() }
+        let problems = broken.validate(try GraphQLOperation("{ a }"))
+        #expect(problems.count == 1)
+        #expect(problems.first?.message.contains("Missing") == true, "\(problems)")
+        #expect(throws: GraphQLSchemaError.self) { try GraphQLDescription(sdl: "type Query { a: Missing }") }
+    }
+}

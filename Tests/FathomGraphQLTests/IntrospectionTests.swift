@@ -8,7 +8,7 @@ import Testing
 @Suite struct IntrospectionTests {
     /// The introspection query's result for `sdl`, as a server running GraphQLSwift answers it.
     static func introspect(_ sdl: String) async throws -> JSON {
-        let schema = try GraphQLDescription(sdl: sdl).schema
+        let schema = try GraphQLDescription(sdl: sdl).graphQLSwiftSchema()
         let result = try await graphql(schema: schema, request: GraphQLDescription.introspectionQueries[0])
         #expect(result.errors.isEmpty, "\(result.errors)")
         return try JSON(parsing: try JSONEncoder().encode(result))

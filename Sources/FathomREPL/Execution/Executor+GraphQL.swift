@@ -43,6 +43,23 @@ extension Executor {
         return draft
     }
 
+    /// A schema of SDL up to this size is built whole before `graphql` answers, so one that is not
+    /// valid is that line's error; a larger one (GitHub's is 1.5 MB) is indexed — `ls`, `describe`,
+    /// Tab and the response checks work at once — and built off the line, where validation
+    /// finds it (or waits for it) and a schema that is not valid says so in each check.
+    static let graphQLBuildOnTheLine = 256 << 10
+
+    /// A schema, built now or off the line by its size (``graphQLBuildOnTheLine``).
+    private static func graphQLDescription(
+        _ make: (Bool) throws(GraphQLSchemaError) -> GraphQLDescription, size: Int
+    ) throws(GraphQLSchemaError) -> GraphQLDescription {
+        let description = try make(size > graphQLBuildOnTheLine)
+        if size > graphQLBuildOnTheLine {
+            Task.detached(priority: .utility) { try? description.build() }
+        }
+        return description
+    }
+
     /// The schema of the endpoint `path` on the current API: from `file` (SDL, or a saved
     /// introspection result when it ends in `.json`), else by the introspection query sent to
     /// the endpoint with the API's credentials.
@@ -58,10 +75,19 @@ extension Executor {
                     } catch {
                         throw CommandError(.file, "'\(file)' is not JSON: \(error.summary)")
                     }
-                    return LoadedGraphQLSchema(description: try GraphQLDescription(introspection: json), source: file)
+                    let description = try Self.graphQLDescription(
+                        { deferring throws(GraphQLSchemaError) in
+                            try GraphQLDescription(introspection: json, deferringBuild: deferring)
+                        }, size: data.count)
+                    return LoadedGraphQLSchema(description: description, source: file)
                 }
-                return LoadedGraphQLSchema(
-                    description: try GraphQLDescription(sdl: String(decoding: data, as: UTF8.self)), source: file)
+                let sdl = String(decoding: data, as: UTF8.self)
+                let description = try Self.graphQLDescription(
+                    { deferring throws(GraphQLSchemaError) in
+                        try GraphQLDescription(sdl: sdl, deferringBuild: deferring)
+                    },
+                    size: data.count)
+                return LoadedGraphQLSchema(description: description, source: file)
             } catch let error as GraphQLSchemaError {
                 throw CommandError(.file, "'\(file)' is not a GraphQL schema: \(error.description)")
             }
@@ -82,7 +108,11 @@ extension Executor {
             }
             if json["data"]?["__schema"] != nil {
                 do {
-                    return LoadedGraphQLSchema(description: try GraphQLDescription(introspection: json), source: url)
+                    let description = try Self.graphQLDescription(
+                        { deferring throws(GraphQLSchemaError) in
+                            try GraphQLDescription(introspection: json, deferringBuild: deferring)
+                        }, size: response.body.count)
+                    return LoadedGraphQLSchema(description: description, source: url)
                 } catch {
                     throw CommandError(
                         .network,
