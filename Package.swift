@@ -133,6 +133,11 @@ let package = Package(
             dependencies: ["FathomOpenAPI", "FathomJSON", "FathomREPL"],
             path: "Benchmarks/OpenAPIBench"
         ),
+        .executableTarget(
+            name: "fathom-graphql-bench",
+            dependencies: ["FathomGraphQL", "FathomREPL"],
+            path: "Benchmarks/GraphQLBench"
+        ),
         .target(
             name: "FathomTestSupport",
             dependencies: [
