@@ -100,6 +100,41 @@ struct GraphQLServerTests {
         #expect(replay.stdout.contains("$.data.user.nickname: expected String!, got null"), "\(replay.stdout)")
     }
 
+    /// Subscriptions over both WebSocket subprotocols: results printed as they come, kept as a
+    /// stream (`expect events`, `expect event`, the schema check of each), `stream limit` ending
+    /// one early, and save → replay.
+    @Test(arguments: [[], ["--legacy-ws"]])
+    func subscriptionsOverBothProtocols(_ arguments: [String]) throws {
+        let server = try GraphQLServer(arguments)
+        let chosen = arguments.isEmpty ? "graphql-transport-ws" : "graphql-ws"
+        let directory = NSTemporaryDirectory() + "fathom-graphql-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let saved = directory + "/count.fathom"
+        let script = """
+            base \(server.url)
+            graphql /graphql
+            subscription Count($to: Int!) { count(to: $to) } to:=3
+            expect events == 3
+            expect event $.data.count == 3
+            expect schema
+            stream limit 2
+            subscription { count(to: 50) }
+            expect events == 2
+            save \(saved)
+
+            """
+        let run = try FathomBinary.run([], script: script)
+        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
+        #expect(run.stdout.contains("Sec-WebSocket-Protocol: \(chosen)"), "\(run.stdout)")
+        #expect(run.stdout.contains("{\"data\":{\"count\":3}}"), "\(run.stdout)")
+        #expect(run.stdout.contains("3 events, ended by the server"), "\(run.stdout)")
+        #expect(run.stdout.contains("2 events, stopped at the limit"), "\(run.stdout)")
+        let replay = try FathomBinary.run(["replay", saved])
+        #expect(replay.status == 0, "\(replay.stdout)\n\(replay.stderr)")
+        #expect(replay.stdout.contains("2 requests: 2 passed"), "\(replay.stdout)")
+    }
+
     @Test func introspectionTurnedOffIsOneLineWithTheWayAround() throws {
         let server = try GraphQLServer(["--no-introspection"])
         let run = try FathomBinary.run([server.url, "-c", "graphql /graphql"])

@@ -5,7 +5,9 @@ subprotocols), a field that fails (an `errors` entry), and a nullable field. Wit
 field comes back with another value and type, which a replay with --compare or the schema check
 must notice. It prints the port it listens on, then serves until killed.
 
-    python graphql_server.py [--changed] [--no-introspection] [--token TOKEN]
+    python graphql_server.py [--changed] [--no-introspection] [--token TOKEN] [--legacy-ws]
+
+--legacy-ws serves subscriptions over the legacy `graphql-ws` subprotocol only (else both).
 """
 
 import asyncio
@@ -134,6 +136,8 @@ if __name__ == "__main__":
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     print(port, flush=True)
-    config = uvicorn.Config(GraphQL(schema), log_level="warning")
+    from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL, GRAPHQL_WS_PROTOCOL
+    protocols = [GRAPHQL_WS_PROTOCOL] if "--legacy-ws" in sys.argv else [GRAPHQL_TRANSPORT_WS_PROTOCOL, GRAPHQL_WS_PROTOCOL]
+    config = uvicorn.Config(GraphQL(schema, subscription_protocols=protocols), log_level="warning")
     server = uvicorn.Server(config)
     asyncio.run(server.serve(sockets=[sock]))

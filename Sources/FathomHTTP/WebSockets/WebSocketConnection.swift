@@ -148,6 +148,10 @@ public final class WebSocketConnection: Sendable {
 
     /// The URL the connection was opened to (`ws://` or `wss://`).
     public let url: RequestURL
+
+    /// The subprotocol the server chose among those the upgrade offered (its
+    /// `Sec-WebSocket-Protocol` header), or `nil` when it chose none.
+    public var subprotocol: String? { state.withLock { $0.subprotocol } }
     /// The connection's messages as they arrive, then how it ended.
     ///
     /// It ends with ``WebSocketEvent/closed(_:)``; it has one reader. A reader slower than the
@@ -163,6 +167,8 @@ public final class WebSocketConnection: Sendable {
 
     private struct State {
         var channel: (any Channel)?
+        /// The subprotocol the server chose among those offered.
+        var subprotocol: String?
         /// The code and reason this side closed with, once it did.
         var closing: (code: Int, reason: String?)?
         /// The server's close frame, once it came: the answer to ours, or its own close.
@@ -291,6 +297,7 @@ public final class WebSocketConnection: Sendable {
                             connection.state.withLock { $0.channel = channel }
                             connection.mailbox.attach(channel)
                         },
+                        chosen: { name in connection.state.withLock { $0.subprotocol = name } },
                         handler: { WebSocketFrameHandler(connection: connection, limit: limit, opened: opened) })
                 } onCancel: {
                     connection.cancel()

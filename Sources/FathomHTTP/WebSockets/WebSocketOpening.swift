@@ -26,9 +26,11 @@ enum WebSocketOpening {
     /// Connects, tunnels, secures and upgrades; returns the channel with `handler` reading its frames.
     ///
     /// The channel is closed when anything fails.
+    /// `chosen` is told the subprotocol the server chose (one of those offered), if it chose one.
     static func open(
         _ url: RequestURL, configuration: WebSocketConnection.Configuration,
-        connected: @Sendable (any Channel) -> Void, handler: @escaping @Sendable () -> WebSocketFrameHandler
+        connected: @Sendable (any Channel) -> Void, chosen: @escaping @Sendable (String) -> Void = { _ in },
+        handler: @escaping @Sendable () -> WebSocketFrameHandler
     ) async throws -> any Channel {
         let secure = url.scheme == "wss"
         let port = url.port ?? (secure ? 443 : 80)
@@ -64,7 +66,8 @@ enum WebSocketOpening {
                 }
                 try channel.pipeline.syncOperations.addHandler(FirstErrorHandler(firstError))
             }.get()
-            try await upgrade(channel, url: url, port: port, configuration: configuration, handler: handler)
+            try await upgrade(
+                channel, url: url, port: port, configuration: configuration, chosen: chosen, handler: handler)
             return channel
         } catch {
             try? await channel.close()
@@ -110,7 +113,7 @@ enum WebSocketOpening {
     /// answer checked before the frame handler takes over.
     private static func upgrade(
         _ channel: any Channel, url: RequestURL, port: Int, configuration: WebSocketConnection.Configuration,
-        handler: @escaping @Sendable () -> WebSocketFrameHandler
+        chosen: @escaping @Sendable (String) -> Void, handler: @escaping @Sendable () -> WebSocketFrameHandler
     ) async throws {
         let upgraded = channel.eventLoop.makePromise(of: Void.self)
         let offered = Set(
@@ -129,6 +132,7 @@ enum WebSocketOpening {
                 upgraded.fail(Failure.notOffered(header: "subprotocol", value: chosen))
                 return channel.close()
             }
+            if let protocolName = response.headers.first(name: "Sec-WebSocket-Protocol") { chosen(protocolName) }
             if !offeredExtensions, let chosen = response.headers.first(name: "Sec-WebSocket-Extensions") {
                 upgraded.fail(Failure.notOffered(header: "extension", value: chosen))
                 return channel.close()

@@ -20,7 +20,10 @@ struct GraphQLOperationCommand: SingleCommand {
             everything the API applies (auth, defaults, cookies). With a schema loaded, it is checked by every \
             validation rule of the GraphQL specification first (`validate strict` refuses it with the problems \
             listed and sends nothing), and the response's `data` after, against the types the operation selects \
-            (`schema ✗ $.data.user.age: expected Int, got string`); `errors` are listed under the response.
+            (`schema ✗ $.data.user.age: expected Int, got string`); `errors` are listed under the response. \
+            A subscription opens a WebSocket to the endpoint (graphql-transport-ws or graphql-ws, as the server \
+            accepts); its results print as they arrive, and it ends when the server completes it, at `stream \
+            limit`, after the `timeout` with none, or at Ctrl-C, keeping what arrived as a stream.
             """,
         completion: .none, continuation: .graphQL, group: .api)
 
@@ -145,12 +148,6 @@ struct GraphQLOperationCommand: SingleCommand {
             let problems = error.problems.map(\.description)
             throw CommandError(.parse, .stated(problems.joined(separator: "; ")))
         }
-        if operation.kind == .subscription {
-            throw CommandError(
-                .session,
-                "a subscription's events come over a WebSocket or server-sent events, which Fathom does not open for GraphQL yet",
-                hint: "queries and mutations are sent; `ws PATH` opens a WebSocket by hand")
-        }
         var values: [JSON.Member] = []
         for item in variables {
             switch item {
@@ -168,6 +165,7 @@ struct GraphQLOperationCommand: SingleCommand {
             default: continue
             }
         }
+        if operation.kind == .subscription { return try await executor.subscribe(operation, variables: values) }
         return try await executor.send(try executor.graphQLOutgoing(operation, variables: values))
     }
 }

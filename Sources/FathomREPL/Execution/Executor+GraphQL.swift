@@ -153,6 +153,17 @@ extension Executor {
         let scope = scope(of: entry.response.request.url, sent: sent)
         guard let schema = scope.graphQL?.schema, scope.graphQLValidation != .off || evenWhenOff else { return nil }
         let title = operation.kind.rawValue + (operation.operationName.map { " " + $0 } ?? "")
+        if operation.kind == .subscription, let stream = entry.stream {
+            // Each result the subscription kept, at its place in the array of results.
+            let violations = stream.events.enumerated().flatMap { index, event in
+                let result = (try? JSON(parsing: event.data)) ?? .string(event.data)
+                return
+                    schema.description.check(result, for: operation).map {
+                        SchemaViolation(path: "$[\(index)]" + $0.path.dropFirst(), message: $0.message)
+                    }
+            }
+            return SchemaCheck(operation: title, violations: violations)
+        }
         guard let json = try? json(of: entry) else {
             return SchemaCheck(
                 operation: title,
