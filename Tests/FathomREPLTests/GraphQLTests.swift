@@ -94,6 +94,20 @@ import Testing
         #expect(expectation.outcome == .checkFailed)
     }
 
+    @Test func anOperationIsSentAsABatch() async throws {
+        let (executor, transport, file) = try await Self.executor(answer: #"{"data": {"users": []}}"#)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let result = await executor.run("{ users { id } } --repeat 6 -c 2")
+        #expect(result.outcome == .succeeded, "\(result.outputs)")
+        #expect(transport.requests.count == 6)
+        #expect(
+            transport.requests.allSatisfy { $0.method == .post && $0.headers[.authorization] == "Bearer t0ken-planted" }
+        )
+        #expect(await executor.run("validate strict").outcome == .succeeded)
+        #expect(await executor.run("{ users { nme } } --repeat 6").outcome == .failed)
+        #expect(transport.requests.count == 6, "a strict refusal sends none of the batch")
+    }
+
     @Test func theSchemaBelongsToItsAPI() async throws {
         let (executor, transport, file) = try await Self.executor(answer: #"{"data": {"users": []}}"#)
         defer { try? FileManager.default.removeItem(atPath: file) }

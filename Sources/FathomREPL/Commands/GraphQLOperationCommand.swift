@@ -15,7 +15,8 @@ struct GraphQLOperationCommand: SingleCommand {
             A line that starts with `{`, `mutation`, `subscription`, or `query` followed by `{`, `(` or a name and \
             `{` is a GraphQL operation; it goes on over lines until its braces close. Words after it are its \
             variables — `id=2` (a string), `limit:=10`, `filter:='{"a":1}'` (JSON), {{variables}} expanded — and, \
-            when the document holds several operations, the name of the one to send. `query @FILE` sends an \
+            when the document holds several operations, the name of the one to send; a batch's flags (`--repeat N -c C`, \
+            `--duration`, `--rate`, `--data rows.csv`) send it as a batch. `query @FILE` sends an \
             operation from a file. The operation is POSTed as `{"query", "variables", "operationName"}` with \
             everything the API applies (auth, defaults, cookies). With a schema loaded, it is checked by every \
             validation rule of the GraphQL specification first (`validate strict` refuses it with the problems \
@@ -39,6 +40,8 @@ struct GraphQLOperationCommand: SingleCommand {
     var operationName: String?
     /// `name=value` (a string) and `name:=JSON` items.
     var variables: [RequestItem]
+    /// `--repeat N`, `-c C`, `--duration`, `--rate`, `--data rows.csv`: sent as a batch.
+    var batch: BatchOptions? = nil
 
     /// Reached through the registry for `mutation …` and `subscription …`: the whole line is the document.
     static func parse(_ arguments: inout Arguments) throws(CommandError) -> Self {
@@ -50,12 +53,12 @@ struct GraphQLOperationCommand: SingleCommand {
     static func parse(line: String, column: Int) throws(CommandError) -> Self {
         let text = line.drop { $0 == " " || $0 == "\t" }
         let document: Document
-        var words: Substring
+        var rest: Substring
         if text.hasPrefix("query"), text.dropFirst(5).drop(while: { $0 == " " || $0 == "\t" }).first == "@" {
             let afterAt = text.dropFirst(5).drop { $0 == " " || $0 == "\t" }.dropFirst()
             let path = afterAt.prefix { $0 != " " && $0 != "\t" }
             document = .file(String(path))
-            words = afterAt.dropFirst(path.count)
+            rest = afterAt.dropFirst(path.count)
         } else {
             let whole = String(text)
             let end = GraphQLText.documentEnd(whole)
@@ -65,12 +68,14 @@ struct GraphQLOperationCommand: SingleCommand {
                     hint: "an operation goes on over lines until its `{` and `(` are closed")
             }
             document = .inline(String(whole[..<end]))
-            words = Substring(whole[end...])
+            rest = Substring(whole[end...])
         }
-        var arguments = Arguments(raw: words, column: column, command: "mutation")
+        var arguments = Arguments(raw: rest, column: column, command: "mutation")
         var operationName: String?
         var variables: [RequestItem] = []
-        for word in try arguments.words() {
+        var words = try arguments.words()
+        let batch = try BatchOptions.take(from: &words)
+        for word in words {
             if word.text.contains("=") {
                 variables.append(try CommandParser.item(word, allowed: [.field, .rawJSON]))
             } else if operationName == nil, !word.quoted, Self.isName(word.text) {
@@ -81,7 +86,8 @@ struct GraphQLOperationCommand: SingleCommand {
                     hint: "after an operation: the name of the one to send, and variables as name=value or name:=JSON")
             }
         }
-        return GraphQLOperationCommand(document: document, operationName: operationName, variables: variables)
+        return GraphQLOperationCommand(
+            document: document, operationName: operationName, variables: variables, batch: batch)
     }
 
     private static func isName(_ text: String) -> Bool {
@@ -95,8 +101,10 @@ struct GraphQLOperationCommand: SingleCommand {
     var logKind: SessionLog.Kind? { .request }
 
     var filesRead: [String] {
-        if case .file(let path) = document { return [path] }
-        return []
+        var files: [String] = []
+        if case .file(let path) = document { files.append(path) }
+        if let rows = batch?.data { files.append(rows) }
+        return files
     }
 
     var line: String {
@@ -107,6 +115,7 @@ struct GraphQLOperationCommand: SingleCommand {
         }
         if let operationName { text += " " + operationName }
         for item in variables { text += " " + Quoting.word(item.text, literal: true) }
+        if let batch { text += " " + batch.words.joined(separator: " ") }
         return text
     }
 
@@ -165,7 +174,14 @@ struct GraphQLOperationCommand: SingleCommand {
             default: continue
             }
         }
-        if operation.kind == .subscription { return try await executor.subscribe(operation, variables: values) }
+        if operation.kind == .subscription {
+            guard batch == nil else {
+                throw CommandError(
+                    .session, "a subscription is not sent as a batch", hint: "a query or a mutation is: --repeat N")
+            }
+            return try await executor.subscribe(operation, variables: values)
+        }
+        if let batch { return try await executor.sendGraphQLBatch(operation, variables: values, options: batch) }
         return try await executor.send(try executor.graphQLOutgoing(operation, variables: values))
     }
 }

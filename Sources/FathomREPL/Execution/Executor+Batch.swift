@@ -1,3 +1,4 @@
+import FathomGraphQL
 @_spi(Fathom) import FathomHTTP
 import FathomJSON
 import Foundation
@@ -12,14 +13,19 @@ extension Executor {
     /// a draft that cannot be sent fails as one `send` would. Each later request is prepared
     /// anew only when request 0 used something of its own (`{{$i}}`, `{{$uuid}}`,
     /// `{{$random.int 1 6}}`, a data row's `{{column}}`); otherwise one request serves all.
-    func sendBatch(_ draft: Draft, options: BatchOptions) async throws -> CommandResult {
+    /// `graphQL`: the operation every request carries, checked (once) by its API's schema
+    /// instead of an OpenAPI description.
+    func sendBatch(
+        _ draft: Draft, options: BatchOptions, graphQL: GraphQLOperation? = nil
+    ) async throws -> CommandResult {
         let table = try options.data.map { try dataTable($0) }
         let plan = options.plan(rows: table?.rows.count)
         func values(_ index: Int) -> RequestValues {
             RequestValues(index: index, row: table.map { $0.row(index % $0.rows.count) } ?? [:])
         }
         let first = values(0)
-        let outgoing = try Variables.$request.withValue(first) { try prepare(draft) }
+        var outgoing = try Variables.$request.withValue(first) { try prepare(draft) }
+        outgoing.graphQL = graphQL
         let perRequest = first.used.load(ordering: .relaxed)
         let problems = try await checkBeforeSending(outgoing)
         // A connection for each request in flight.

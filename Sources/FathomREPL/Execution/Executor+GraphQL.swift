@@ -31,6 +31,17 @@ extension Executor {
         return endpoint
     }
 
+    /// `operation` sent as a batch (`--repeat`, `--duration`, `--data`), each request as one
+    /// operation line sends it; checked by the schema once, before the first goes.
+    func sendGraphQLBatch(
+        _ operation: GraphQLOperation, variables: [JSON.Member], options: BatchOptions
+    ) async throws -> CommandResult {
+        let endpoint = try currentGraphQLEndpoint()
+        return try await sendBatch(
+            Self.graphQLDraft(endpoint.path, body: operation.body(variables: variables)), options: options,
+            graphQL: operation)
+    }
+
     /// A POST of a GraphQL request body (`{"query", "variables", "operationName"}`) to `path`.
     private static func graphQLDraft(_ path: String, body: JSON) -> Draft {
         var draft = Draft()

@@ -123,6 +123,8 @@ import Testing
             "query @ops.graphql Users role=ADMIN", "subscription { count }", "{\n  users { id }\n}",
             "{ users { id } } filter:='{\"a\":1}'", "{ user(id: \"{{id}}\") { name } } id={{id}}",
             "query($n: Int = 1) { a(s: \"}\") # }\n b }", "{ a } fragment F on Query { a }",
+            "{ users { id } } --repeat 10 --concurrency 2",
+            "query Q($id: ID!) { user(id: $id) { id } } id=1 --duration 2s",
         ],
         "ls": ["ls", "ls /users", "ls ..", "ls 'a b'"],
         "describe": ["describe", "describe getUser", "describe GET /users/{id}"],
