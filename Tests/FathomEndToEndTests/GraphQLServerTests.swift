@@ -151,7 +151,7 @@ struct GraphQLServerTests {
         let run = try FathomBinary.run(
             [
                 server.url, "--output", "json", "-c", "graphql /graphql", "-c", "{ users { name secret } }", "-c",
-                "graphql",
+                "graphql", "-c", "subscription { count(to: 2) }",
             ])
         let lines = run.stdout.split(separator: "\n").compactMap { try? JSON(parsing: String($0)) }
         let loaded = try #require(lines.first { $0["event"] == .string("graphql_loaded") })
@@ -159,7 +159,11 @@ struct GraphQLServerTests {
         let response = try #require(lines.first { $0["type"] == .string("response") })
         #expect(response["graphql_errors"]?[0]?["path"] == .string("users[0].secret"))
         #expect(response["schema"]?["valid"] == .bool(true))
-        #expect(lines.last?["graphql"]?["endpoint"] == .string(server.url + "/graphql"))
+        let shown = try #require(lines.first { $0["event"] == .string("graphql") })
+        #expect(shown["graphql"]?["endpoint"] == .string(server.url + "/graphql"))
+        let subscription = try #require(lines.last)
+        #expect(subscription["status"] == .number("101"))
+        #expect(subscription["stream"]?["events"] == .number("2"))
     }
 }
 
