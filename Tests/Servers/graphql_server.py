@@ -7,7 +7,8 @@ must notice. It prints the port it listens on, then serves until killed.
 
     python graphql_server.py [--changed] [--no-introspection] [--token TOKEN] [--legacy-ws]
 
---legacy-ws serves subscriptions over the legacy `graphql-ws` subprotocol only (else both).
+--legacy-ws serves subscriptions over the legacy `graphql-ws` subprotocol only (else both);
+--no-delay sends a subscription's results as fast as it can (for Benchmarks/graphql.sh).
 """
 
 import asyncio
@@ -23,6 +24,7 @@ from strawberry.extensions import AddValidationRules
 from graphql.validation import NoSchemaIntrospectionCustomRule
 
 CHANGED = "--changed" in sys.argv
+NO_DELAY = "--no-delay" in sys.argv
 TOKEN = sys.argv[sys.argv.index("--token") + 1] if "--token" in sys.argv else None
 
 
@@ -122,7 +124,7 @@ class Subscription:
     async def count(self, to: int = 3) -> typing.AsyncGenerator[int, None]:
         for i in range(1, to + 1):
             yield i
-            await asyncio.sleep(0.01)
+            await asyncio.sleep(0 if NO_DELAY else 0.01)
 
 
 extensions = [AddValidationRules([NoSchemaIntrospectionCustomRule])] if "--no-introspection" in sys.argv else []
