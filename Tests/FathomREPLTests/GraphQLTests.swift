@@ -165,7 +165,8 @@ import Testing
         }
         for line in [
             "query", "query a=1", "query -a", "query name", "query @list.txt", "queryx { a }", "get /", "{{x}}",
-        ] where line != "{{x}}" {
+            "query {{name}}=1",
+        ] {
             #expect(!GraphQLText.startsOperation(line), "\(line)")
         }
     }

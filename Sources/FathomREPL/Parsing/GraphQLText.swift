@@ -7,7 +7,8 @@ enum GraphQLText {
     /// `@`, or `@FILE.graphql` — so `query name=value` stays the draft's query items.
     static func startsOperation(_ line: String) -> Bool {
         let text = line.drop { $0 == " " || $0 == "\t" || $0 == "\n" }
-        if text.first == "{" { return true }
+        // `{{` is a variable (`query {{name}}=1`): GraphQL never opens two braces at once.
+        if text.first == "{" { return !text.hasPrefix("{{") }
         let keyword = text.prefix { $0.isLetter }
         let after = text.dropFirst(keyword.count)
         guard
@@ -19,7 +20,8 @@ enum GraphQLText {
         case "query":
             let rest = after.drop { $0 == " " || $0 == "\t" }
             guard let first = rest.first else { return false }
-            if first == "{" || first == "(" { return true }
+            if first == "{" { return !rest.hasPrefix("{{") }
+            if first == "(" { return true }
             if first == "@" {
                 let file = rest.dropFirst().prefix { $0 != " " && $0 != "\t" }.lowercased()
                 return file.hasSuffix(".graphql") || file.hasSuffix(".gql")
