@@ -94,6 +94,31 @@ import Testing
         #expect(expectation.outcome == .checkFailed)
     }
 
+    @Test func anOperationFromAFileHoldingSeveral() async throws {
+        let (executor, transport, file) = try await Self.executor(answer: #"{"data": {"user": {"name": "Ada"}}}"#)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let operations = NSTemporaryDirectory() + "fathom-ops-\(UUID().uuidString).graphql"
+        try Data(
+            """
+            query One($id: ID!) { user(id: $id) { name } }
+            query All { users { id } }
+            """.utf8
+        ).write(to: URL(fileURLWithPath: operations))
+        defer { try? FileManager.default.removeItem(atPath: operations) }
+        let result = await executor.run("query @\(operations) One id=7")
+        #expect(result.outcome == .succeeded, "\(result.outputs)")
+        guard case .bytes(let data)? = transport.requests.last?.body else {
+            Issue.record("no body")
+            return
+        }
+        let body = try JSON(parsing: data)
+        #expect(body["operationName"] == .string("One"))
+        #expect(body["variables"]?["id"] == .string("7"))
+        let unnamed = await executor.run("query @\(operations)")
+        #expect(unnamed.outcome == .failed, "two operations and none named")
+        #expect(transport.requests.count == 1)
+    }
+
     @Test func anOperationIsSentAsABatch() async throws {
         let (executor, transport, file) = try await Self.executor(answer: #"{"data": {"users": []}}"#)
         defer { try? FileManager.default.removeItem(atPath: file) }
@@ -221,6 +246,9 @@ import Testing
         #expect(candidates("query Q($id: ID!, $r: Role) { users(role: $") == ["$id ", "$r "])
         #expect(candidates("{ users @ca") == ["@cached "])
         #expect(candidates("{ users { ... on U") == ["User "])
+        let earlier = "query A { users { ...Card } } fragment Card on User { id } query B { users { "
+        #expect(candidates(earlier + "...C") == ["...Card "])
+        #expect(candidates(earlier + "... ") == ["Card ", "on "])
     }
 
     @Test func aQueryItemLineIsNotAnOperation() {

@@ -29,6 +29,14 @@ struct GraphQLCompletion {
             return Completer.Completion(
                 word: current, candidates: Completer.matching(Self.variables(tokens), current, suffix: " "))
         }
+        // A spread: the fragments the document defines, and `on` for an inline fragment.
+        if before.last == "..." || current.hasPrefix("...") {
+            let head = current.hasPrefix("...") ? "..." : ""
+            let partial = String(current.dropFirst(head.count))
+            let names = Self.fragments(tokens) + (head.isEmpty ? ["on"] : [])
+            return Completer.Completion(
+                word: current, candidates: Completer.matching(names, partial, suffix: " ").map { head + $0 })
+        }
         if before.last == "on" {
             let composite = index.types.values.filter { $0.isComposite && !$0.name.hasPrefix("__") }.map(\.name)
             return Completer.Completion(
@@ -125,6 +133,11 @@ struct GraphQLCompletion {
         }
         guard let top = stack.last, !top.isEmpty else { return nil }
         return .selection(top)
+    }
+
+    /// The fragments the document defines (`fragment Card on User`).
+    private static func fragments(_ tokens: [String]) -> [String] {
+        tokens.indices.dropLast().filter { tokens[$0] == "fragment" }.map { tokens[$0 + 1] }
     }
 
     /// The variables the operation declares (`$id`), from its `(…)` before the first `{`.
