@@ -135,6 +135,29 @@ struct GraphQLServerTests {
         #expect(replay.stdout.contains("2 requests: 2 passed"), "\(replay.stdout)")
     }
 
+    /// A GraphQL response with errors fails a replay unless a line of its block judges them
+    /// (`expect errors`); `--schema warn` only says so.
+    @Test func errorsFailAReplayUnlessTheFileExpectsThem() throws {
+        let server = try GraphQLServer([])
+        let file = NSTemporaryDirectory() + "fathom-graphql-errors-\(UUID().uuidString).fathom"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try """
+        base \(server.url)
+        graphql /graphql
+        { users { name secret } }
+        { hello }
+        { users { name secret } }
+        expect errors == 1
+
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        let strict = try FathomBinary.run(["replay", "--continue-on-error", file])
+        #expect(strict.status == 1, "\(strict.stdout)")
+        #expect(strict.stdout.contains("$.errors: 1 error (the first: not allowed to read the secret of user 1)"))
+        #expect(strict.stdout.contains("3 requests: 2 passed, 1 failed"), "\(strict.stdout)")
+        let warned = try FathomBinary.run(["replay", "--schema", "warn", file])
+        #expect(warned.status == 0, "\(warned.stdout)")
+    }
+
     @Test func introspectionTurnedOffIsOneLineWithTheWayAround() throws {
         let server = try GraphQLServer(["--no-introspection"])
         let run = try FathomBinary.run([server.url, "-c", "graphql /graphql"])

@@ -72,6 +72,10 @@ protocol Command: Sendable, Equatable {
     /// the line's first two words.
     var reportTitle: String? { get }
 
+    /// Whether the line judges a GraphQL response's `errors` (`expect errors == 0`): a replay
+    /// fails a response with errors only when no line of its block does.
+    var checksGraphQLErrors: Bool { get }
+
     /// Whether the line checks the last response against its operation's schema (`expect
     /// schema`): the response's own check has said the same already when it failed.
     var checksResponseSchema: Bool { get }
@@ -103,6 +107,8 @@ extension Command {
     var readsLastResponse: Bool { false }
 
     var reportTitle: String? { nil }
+
+    var checksGraphQLErrors: Bool { false }
 
     var checksResponseSchema: Bool { false }
 

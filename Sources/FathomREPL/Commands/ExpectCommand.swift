@@ -43,6 +43,8 @@ struct ExpectCommand: SingleCommand {
 
     var checksResponseSchema: Bool { expectation.subject == .schema }
 
+    var checksGraphQLErrors: Bool { expectation.subject == .errors }
+
     var line: String {
         var writer = LineWriter(expectation.each.map { "expect " + $0.rawValue } ?? "expect")
         let expectation = self.expectation

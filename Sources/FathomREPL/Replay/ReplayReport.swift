@@ -21,6 +21,9 @@ struct RequestReport: Sendable {
     var response: ResponseOutput?
     /// The response checked against the loaded description, when one is (kept: it is small).
     var schema: SchemaCheck?
+    /// A GraphQL response's errors that no `expect errors` line of its block has looked at yet:
+    /// with the schema's checks failing (the default), they fail the request when the block ends.
+    var unexpectedGraphQLErrors: SchemaCheck?
     var expectations = 0
     var failedExpectations = 0
     var compared = false

@@ -1,4 +1,5 @@
 import FathomHTTP
+import FathomOpenAPI
 import Foundation
 
 /// One file in a fresh session.
@@ -205,7 +206,21 @@ struct FileRun {
             if options.schemaFails, let schema = response.schema, schema.operation != nil, !schema.violations.isEmpty {
                 current?.failures.append(.schema(schema))
             }
+            if let errors = response.graphQLErrors, let first = errors.first {
+                let count = "\(errors.count) error\(errors.count == 1 ? "" : "s")"
+                current?.unexpectedGraphQLErrors = SchemaCheck(
+                    operation: response.schema?.operation ?? "GraphQL",
+                    violations: [
+                        SchemaViolation(
+                            path: "$.errors",
+                            message:
+                                "\(count) (the first: \(first.message)); `expect errors` in the file says they are meant"
+                        )
+                    ])
+            }
         }
+        // The block looks at its GraphQL errors: they are its to judge.
+        if command.checksGraphQLErrors { current?.unexpectedGraphQLErrors = nil }
         var failures: [ReplayFailure] = []
         for case .expectation(let expectation) in result.outputs {
             current?.expectations += 1
@@ -257,6 +272,7 @@ struct FileRun {
     mutating func finish() async {
         guard var block = current else { return }
         current = nil
+        if options.schemaFails, let errors = block.unexpectedGraphQLErrors { block.failures.append(.schema(errors)) }
         let opened = conversation
         conversation = nil
         // A response, or the conversation the line opened as the file's lines made it.
