@@ -10,7 +10,7 @@ help:
 	@echo "make dist          dist/fathom-VERSION-linux-ARCH.tar.gz of the same files, with its SHA-256 sum"
 	@echo "make test          install what the tests need and run them"
 	@echo "make lint          check formatting with the checked-in .swift-format"
-	@echo "make docs          FathomHTTP's DocC documentation, warnings as errors"
+	@echo "make docs          FathomHTTP's and FathomGraphQL's DocC documentation, warnings as errors"
 	@echo "make bench-client  1,000 GETs through NetworkClient vs curl, side by side"
 	@echo "make bench-json    fathom fmt/query/diff vs jq on ~10 MB and ~100 MB documents"
 	@echo "make bench-repl    start-up, one-shot GET and a 1,000-line script vs curl"
@@ -95,6 +95,7 @@ test:
 # FathomHTTP's documentation: .build/plugins/Swift-DocC/outputs/FathomHTTP.doccarchive.
 docs:
 	$(SWIFT) package generate-documentation --target FathomHTTP --warnings-as-errors
+	$(SWIFT) package generate-documentation --target FathomGraphQL --warnings-as-errors
 
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests Benchmarks Plugins Examples/ReadmeExample/Sources Examples/ReadmeExample/Package.swift Fuzz/Sources Fuzz/Package.swift Package.swift

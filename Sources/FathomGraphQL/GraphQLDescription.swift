@@ -52,7 +52,7 @@ public struct GraphQLDescription: Sendable {
         _ = try built.schema()
     }
 
-    /// A schema from the result of the introspection query (``introspectionQuery``), as a
+    /// A schema from the result of the introspection query (one of ``introspectionQueries``), as a
     /// server answers it or as a `.json` file saves it.
     public init(introspection result: JSON, deferringBuild: Bool = false) throws(GraphQLSchemaError) {
         try self.init(sdl: SDLWriter.sdl(fromIntrospection: result), deferringBuild: deferringBuild)
@@ -61,9 +61,10 @@ public struct GraphQLDescription: Sendable {
     /// GraphQLSwift's schema (built if it was not yet), for tests that execute against it.
     func graphQLSwiftSchema() throws(GraphQLSchemaError) -> GraphQLSchema { try built.schema() }
 
-    /// The introspection query: every type with its fields, arguments, enum values, input
-    /// fields, interfaces and possible types, the directives, descriptions and deprecations.
-    /// `modern` also asks what servers since graphql-js 15 (2020) answer — the schema's
+    /// The introspection query, in one of three forms.
+    ///
+    /// Every form asks for every type with its fields, arguments, enum values, input fields,
+    /// interfaces and possible types, the directives, descriptions and deprecations. `modern` also asks what servers since graphql-js 15 (2020) answer — the schema's
     /// description, `specifiedByURL`, `isRepeatable`; `oneOf` whether an input object is `@oneOf`
     /// (graphql-js 16.9, 2024). A server that refuses one is asked the next of
     /// ``introspectionQueries``, down to the form every implementation answers.
@@ -107,11 +108,15 @@ public struct GraphQLDescription: Sendable {
     public struct Counts: Sendable, Equatable {
         /// Named types, not counting the built-in scalars and the introspection types.
         public var types: Int
+        /// The query type's fields.
         public var queries: Int
+        /// The mutation type's fields.
         public var mutations: Int
+        /// The subscription type's fields.
         public var subscriptions: Int
     }
 
+    /// How many types and root fields the schema has.
     public var counts: Counts {
         let builtIn: Set<String> = ["String", "Int", "Float", "Boolean", "ID"]
         return Counts(

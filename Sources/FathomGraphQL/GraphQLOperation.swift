@@ -95,10 +95,14 @@ public struct GraphQLOperation: @unchecked Sendable {
 /// One thing wrong with an operation: a syntax error, a rule of the specification's section 5
 /// it breaks, or a name it cannot be sent by; where in the document, when known.
 public struct GraphQLProblem: Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong, with the closest name when a name is misspelt.
     public let message: String
+    /// Where in the document (from 1), when known.
     public let line: Int?
+    /// The column on that line (from 1), when known.
     public let column: Int?
 
+    /// A problem at `line`:`column`.
     public init(message: String, line: Int?, column: Int?) {
         self.message = message
         self.line = line
@@ -120,7 +124,7 @@ public struct GraphQLProblem: Sendable, Equatable, CustomStringConvertible {
         self.init(message: message, line: error.locations.first?.line, column: error.locations.first?.column)
     }
 
-    /// `3:7 Cannot query field "nme" on type "User". Did you mean "name"?`
+    /// The problem in one line: `3:7 Cannot query field "nme" on type "User". Did you mean "name"?`.
     public var description: String {
         guard let line, let column else { return message }
         return "\(line):\(column) \(message)"
@@ -129,8 +133,10 @@ public struct GraphQLProblem: Sendable, Equatable, CustomStringConvertible {
 
 /// The problems that stop an operation from being read or sent.
 public struct GraphQLProblems: Error, Sendable, Equatable {
+    /// Each problem, in the document's order.
     public let problems: [GraphQLProblem]
 
+    /// The problems of one document.
     public init(_ problems: [GraphQLProblem]) {
         self.problems = problems
     }

@@ -1,11 +1,14 @@
 import FathomJSON
 
-/// The two protocols GraphQL subscriptions speak over a WebSocket, chosen by the subprotocol the
-/// server accepts: `graphql-transport-ws` (the graphql-ws library's, the current one) and the
+/// The two protocols GraphQL subscriptions speak over a WebSocket.
+///
+/// The subprotocol the server accepts chooses: `graphql-transport-ws` (the graphql-ws library's, the current one) and the
 /// legacy `graphql-ws` (Apollo's subscriptions-transport-ws). The messages each way, as JSON; the
 /// connection itself is the caller's.
 public enum GraphQLOverWebSocket: String, CaseIterable, Sendable {
+    /// `graphql-transport-ws`, the graphql-ws library's protocol.
     case transportWS = "graphql-transport-ws"
+    /// `graphql-ws`, Apollo's subscriptions-transport-ws protocol (no longer maintained, still served).
     case legacy = "graphql-ws"
 
     /// The `Sec-WebSocket-Protocol` header that offers both, the current one first.

@@ -1,6 +1,7 @@
-/// How deep a document's brackets nest, read before GraphQLSwift parses it: its parser recurses
-/// once per level, so a document of a million `[` would take the process down with it. Strings,
-/// block strings and comments are skipped as the lexer skips them.
+/// How deep a document's brackets nest, read before GraphQLSwift parses it.
+///
+/// Its parser recurses once per level, so a document of a million `[` would take the process
+/// down with it. Strings, block strings and comments are skipped as the lexer skips them.
 enum NestingBound {
     /// Deeper than any operation or schema people write (GitHub's deepest is under 20).
     static let limit = 256

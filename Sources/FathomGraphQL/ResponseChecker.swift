@@ -6,13 +6,16 @@ import GraphQL
 public struct GraphQLViolation: Sendable, Equatable, CustomStringConvertible {
     /// A JSONPath into the response.
     public let path: String
+    /// What was expected there, and what came (`expected Int, got string`).
     public let message: String
 
+    /// A violation at `path`.
     public init(path: String, message: String) {
         self.path = path
         self.message = message
     }
 
+    /// `$.data.user.age: expected Int, got string`.
     public var description: String { "\(path): \(message)" }
 }
 
@@ -280,12 +283,14 @@ struct ResponseChecker {
 /// One of a response's `errors`: its message, the response path it names, and where in the
 /// operation it points.
 public struct GraphQLResponseError: Sendable, Equatable {
+    /// The server's message.
     public let message: String
     /// The response path (`user.friends[0].name`), when the error names one.
     public let path: String?
     /// The places in the operation (`3:7`).
     public let locations: [String]
 
+    /// An error as a response carries it.
     public init(message: String, path: String?, locations: [String]) {
         self.message = message
         self.path = path

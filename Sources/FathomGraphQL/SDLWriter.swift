@@ -266,8 +266,10 @@ struct SDLWriter {
 
 /// A schema that could not be read or built, in one line.
 public struct GraphQLSchemaError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong with the schema, in one line.
     public let description: String
 
+    /// An error that says `description`.
     public init(_ description: String) {
         self.description = description
     }

@@ -1,14 +1,17 @@
 import GraphQL
 
-/// A schema's types as plain values: what listing, describing, completing and checking a
-/// response read. Built once from a GraphQLSwift schema, so nothing after reads its lazily
-/// built field maps again.
+/// A schema's types as plain values.
+///
+/// What listing, describing, completing and checking a response read: made from the SDL's own
+/// definitions, so it is there as soon as the schema parses.
 public struct SchemaIndex: Sendable {
     /// Every named type by name, the introspection types (`__Schema`, `__Type`…) included.
     public let types: [String: NamedType]
-    /// The root types' names.
+    /// The query type's name.
     public let query: String?
+    /// The mutation type's name, when the schema has one.
     public let mutation: String?
+    /// The subscription type's name, when the schema has one.
     public let subscription: String?
     /// The directives the schema declares, built-in ones included.
     public let directives: [Directive]
@@ -21,10 +24,13 @@ public struct SchemaIndex: Sendable {
 
     /// A named type.
     public struct NamedType: Sendable {
+        /// The type's name.
         public let name: String
+        /// What kind of type it is.
         public let kind: Kind
+        /// Its description, when the schema gives one.
         public let description: String?
-        /// An object's or interface's fields; an input object's input fields. In schema order.
+        /// An object's or interface's fields, or an input object's input fields, in schema order.
         public let fields: [Field]
         /// An enum's values, in schema order.
         public let enumValues: [EnumValue]
@@ -43,34 +49,49 @@ public struct SchemaIndex: Sendable {
 
     /// A field of an object or interface, or an input object's field (with no arguments).
     public struct Field: Sendable {
+        /// The field's name.
         public let name: String
+        /// Its type as declared (`[User!]!`).
         public let type: TypeReference
+        /// Its arguments, in schema order.
         public let arguments: [Argument]
+        /// Its description, when the schema gives one.
         public let description: String?
+        /// Why it is deprecated; `nil` when it is not.
         public let deprecationReason: String?
     }
 
     /// An argument of a field or directive, or an input object's field.
     public struct Argument: Sendable {
+        /// The argument's name.
         public let name: String
+        /// Its type as declared.
         public let type: TypeReference
         /// The default as a GraphQL literal (`10`, `"asc"`, `ASC`).
         public let defaultValue: String?
+        /// Its description, when the schema gives one.
         public let description: String?
     }
 
     /// An enum's value.
     public struct EnumValue: Sendable {
+        /// The value's name.
         public let name: String
+        /// Its description, when the schema gives one.
         public let description: String?
+        /// Why it is deprecated; `nil` when it is not.
         public let deprecationReason: String?
     }
 
     /// A directive declared in the schema.
     public struct Directive: Sendable {
+        /// The directive's name, without `@`.
         public let name: String
+        /// Its arguments.
         public let arguments: [Argument]
+        /// Where it may be used (`FIELD`, `QUERY`…).
         public let locations: [String]
+        /// Its description, when the schema gives one.
         public let description: String?
     }
 
