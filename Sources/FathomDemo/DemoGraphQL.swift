@@ -2,6 +2,7 @@ import Foundation
 import GraphQL
 import HTTPTypes
 import Hummingbird
+import HummingbirdWebSocket
 import NIOCore
 
 /// The demo's GraphQL endpoint, `/graphql`, over the same users and to-dos as the REST routes:
@@ -126,7 +127,32 @@ enum DemoGraphQL {
                     return await context.store.addTodo(userID: id, title: args["title"].string ?? "")
                 }
             ])
-        return try GraphQLSchema(query: query, mutation: mutation)
+        let subscription = try GraphQLObjectType(
+            name: "Subscription",
+            fields: [
+                "ticks": GraphQLField(
+                    type: GraphQLNonNull(GraphQLInt), description: "Counts from 1 to `count`, one every `ms` ms.",
+                    args: [
+                        "count": GraphQLArgument(type: GraphQLInt, defaultValue: .number(3)),
+                        "ms": GraphQLArgument(type: GraphQLInt, defaultValue: .number(100)),
+                    ],
+                    resolve: { source, _, _, _ in source },
+                    subscribe: { _, args, _, _ in
+                        let count = min(100_000, max(0, args["count"].int ?? 3))
+                        let ms = min(60_000, max(0, args["ms"].int ?? 100))
+                        return AsyncThrowingStream<Int, any Error> { continuation in
+                            let task = Task {
+                                for n in 1...max(1, count) where count > 0 {
+                                    try await Task.sleep(for: .milliseconds(ms))
+                                    continuation.yield(n)
+                                }
+                                continuation.finish()
+                            }
+                            continuation.onTermination = { _ in task.cancel() }
+                        }
+                    })
+            ])
+        return try GraphQLSchema(query: query, mutation: mutation, subscription: subscription)
     }
 
     /// `POST /graphql` (`{"query", "variables", "operationName"}`) and `GET /graphql?query=…`.
@@ -146,6 +172,77 @@ enum DemoGraphQL {
             }
             let envelope = Envelope(query: String(query), variables: nil, operationName: nil)
             return await execute(envelope, request: request, store: store)
+        }
+    }
+
+    /// A subscription over `graphql-transport-ws`: `connection_init` is acknowledged, each
+    /// `subscribe` runs until its stream ends (`complete`) or the client's `complete` stops it,
+    /// a `ping` is answered.
+    static func serveSubscriptions(
+        _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, store: DemoStore, authorized: Bool
+    ) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            var running: [String: Task<Void, Never>] = [:]
+            for try await message in inbound.messages(maxSize: 1 << 20) {
+                guard case .text(let text) = message,
+                    let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+                    let type = object["type"] as? String
+                else { continue }
+                let id = object["id"] as? String ?? ""
+                switch type {
+                case "connection_init":
+                    try await outbound.write(.text(#"{"type":"connection_ack"}"#))
+                case "ping":
+                    try await outbound.write(.text(#"{"type":"pong"}"#))
+                case "complete":
+                    running.removeValue(forKey: id)?.cancel()
+                case "subscribe":
+                    let payload = object["payload"] as? [String: Any] ?? [:]
+                    let query = payload["query"] as? String ?? ""
+                    let variables =
+                        (try? JSONSerialization.data(withJSONObject: payload["variables"] ?? [:]))
+                        .flatMap { try? JSONDecoder().decode([String: Map].self, from: $0) } ?? [:]
+                    let operationName = payload["operationName"] as? String
+                    let context = Context(store: store, authorized: authorized)
+                    running[id] = Task {
+                        await stream(
+                            query: query, variables: variables, operationName: operationName, id: id, context: context,
+                            outbound: outbound)
+                    }
+                default:
+                    continue
+                }
+            }
+            for task in running.values { task.cancel() }
+            group.cancelAll()
+        }
+    }
+
+    /// Runs one subscription and writes its results, then `complete` (or its `error`).
+    private static func stream(
+        query: String, variables: [String: Map], operationName: String?, id: String, context: Context,
+        outbound: WebSocketOutboundWriter
+    ) async {
+        func write(_ type: String, _ payload: Data?) async {
+            var text = #"{"id":"# + DemoJSON.serialize(id) + #","type":"# + DemoJSON.serialize(type)
+            if let payload { text += #","payload":"# + String(decoding: payload, as: UTF8.self) }
+            try? await outbound.write(.text(text + "}"))
+        }
+        do {
+            let result = try await graphqlSubscribe(
+                schema: schema, request: query, context: context, variableValues: variables,
+                operationName: operationName)
+            switch result {
+            case .success(let results):
+                for try await next in results {
+                    await write("next", try JSONEncoder().encode(next))
+                }
+                await write("complete", nil)
+            case .failure(let errors):
+                await write("error", try JSONEncoder().encode(errors.errors))
+            }
+        } catch {
+            await write("error", try? JSONEncoder().encode([GraphQLError(message: "\(error)")]))
         }
     }
 

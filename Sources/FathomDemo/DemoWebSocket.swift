@@ -21,6 +21,20 @@ enum DemoWebSocket {
     static func server(store: DemoStore) -> HTTPServerBuilder {
         .http1WebSocketUpgrade { request, channel, _ in
             let uri = URI(request.path ?? "/")
+            // GraphQL subscriptions, at the GraphQL endpoint, for a client that speaks graphql-transport-ws.
+            let offered = request.headerFields[HTTPField.Name("Sec-WebSocket-Protocol")!] ?? ""
+            if uri.path == "/graphql",
+                offered.split(separator: ",").contains(where: {
+                    $0.trimmingCharacters(in: .whitespaces) == "graphql-transport-ws"
+                })
+            {
+                let token = DemoAPI.bearerToken(request.headerFields)
+                let authorized = if let token { await store.isValid(token) } else { false }
+                return .upgrade([HTTPField.Name("Sec-WebSocket-Protocol")!: "graphql-transport-ws"]) {
+                    inbound, outbound, _ in
+                    try await DemoGraphQL.serveSubscriptions(inbound, outbound, store: store, authorized: authorized)
+                }
+            }
             guard uri.path == "/ws" else { return .dontUpgrade }
             let query = uri.queryParameters
             let ticks = min(1_000_000, max(0, query["ticks"].flatMap { Int($0) } ?? 0))

@@ -264,7 +264,7 @@ enum DemoTour {
         The demo's OpenAPI description is loaded: ls · describe getUser · op getUser id=2 · spec coverage
         Streams: get /events · get /stream count==0 (Ctrl-C ends it) · ws /ws?ticks=3 (Ctrl-D closes)
         A race: post /accounts/1/withdraw amount:=60 --repeat 2 -c 2
-        GraphQL: graphql /graphql · { users(role: ADMIN) { name todos { title } } } · describe User
+        GraphQL: graphql /graphql · { users(role: ADMIN) { name todos { title } } } · subscription { ticks }
 
         """
     }
