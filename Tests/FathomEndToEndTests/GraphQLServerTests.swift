@@ -135,6 +135,20 @@ struct GraphQLServerTests {
         #expect(replay.stdout.contains("2 requests: 2 passed"), "\(replay.stdout)")
     }
 
+    /// A server that takes no WebSocket for subscriptions (Strawberry with only `graphql-sse`):
+    /// the subscription goes over server-sent events, each `next` checked and kept.
+    @Test func subscriptionsOverServerSentEvents() throws {
+        let server = try GraphQLServer(["--no-websocket"])
+        let run = try FathomBinary.run(
+            [],
+            script:
+                "base \(server.url)\ngraphql /graphql\nsubscription { count(to: 3) }\nexpect event $.data.data.count == 3\nexpect schema\n"
+        )
+        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
+        #expect(run.stdout.contains("3 next"), "\(run.stdout)")
+        #expect(run.stdout.contains("ended by the server"), "\(run.stdout)")
+    }
+
     /// A GraphQL response with errors fails a replay unless a line of its block judges them
     /// (`expect errors`); `--schema warn` only says so.
     @Test func errorsFailAReplayUnlessTheFileExpectsThem() throws {

@@ -8,7 +8,8 @@ must notice. It prints the port it listens on, then serves until killed.
     python graphql_server.py [--changed] [--no-introspection] [--token TOKEN] [--legacy-ws]
 
 --legacy-ws serves subscriptions over the legacy `graphql-ws` subprotocol only (else both);
---no-delay sends a subscription's results as fast as it can (for Benchmarks/graphql.sh).
+--no-delay sends a subscription's results as fast as it can (for Benchmarks/graphql.sh);
+--no-websocket serves subscriptions over server-sent events only (GraphQL over SSE).
 """
 
 import asyncio
@@ -138,8 +139,10 @@ if __name__ == "__main__":
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     print(port, flush=True)
-    from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL, GRAPHQL_WS_PROTOCOL
+    from strawberry.subscriptions import GRAPHQL_SSE_PROTOCOL, GRAPHQL_TRANSPORT_WS_PROTOCOL, GRAPHQL_WS_PROTOCOL
     protocols = [GRAPHQL_WS_PROTOCOL] if "--legacy-ws" in sys.argv else [GRAPHQL_TRANSPORT_WS_PROTOCOL, GRAPHQL_WS_PROTOCOL]
+    if "--no-websocket" in sys.argv:
+        protocols = [GRAPHQL_SSE_PROTOCOL]
     config = uvicorn.Config(GraphQL(schema, subscription_protocols=protocols), log_level="warning")
     server = uvicorn.Server(config)
     asyncio.run(server.serve(sockets=[sock]))

@@ -23,7 +23,7 @@ struct GraphQLOperationCommand: SingleCommand {
             listed and sends nothing), and the response's `data` after, against the types the operation selects \
             (`schema ✗ $.data.user.age: expected Int, got string`); `errors` are listed under the response. \
             A subscription opens a WebSocket to the endpoint (graphql-transport-ws or graphql-ws, as the server \
-            accepts); its results print as they arrive, and it ends when the server completes it, at `stream \
+            accepts; server-sent events when it takes no WebSocket there); its results print as they arrive, and it ends when the server completes it, at `stream \
             limit`, after the `timeout` with none, or at Ctrl-C, keeping what arrived as a stream.
             """,
         completion: .none, continuation: .graphQL, group: .api)

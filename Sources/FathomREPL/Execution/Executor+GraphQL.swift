@@ -165,12 +165,15 @@ extension Executor {
         guard let schema = scope.graphQL?.schema, scope.graphQLValidation != .off || evenWhenOff else { return nil }
         let title = operation.kind.rawValue + (operation.operationName.map { " " + $0 } ?? "")
         if operation.kind == .subscription, let stream = entry.stream {
-            // Each result the subscription kept, at its place in the array of results.
-            let violations = stream.events.enumerated().flatMap { index, event in
+            // Each result the subscription kept, at its place in the array of results (over
+            // server-sent events, a `next` event's data; `complete` carries none).
+            let violations = stream.events.enumerated().flatMap { index, event -> [SchemaViolation] in
+                guard event.type == nil || event.type == "next" else { return [] }
                 let result = (try? JSON(parsing: event.data)) ?? .string(event.data)
+                let place = stream.format == .serverSentEvents ? "$[\(index)].data" : "$[\(index)]"
                 return
                     schema.description.check(result, for: operation).map {
-                        SchemaViolation(path: "$[\(index)]" + $0.path.dropFirst(), message: $0.message)
+                        SchemaViolation(path: place + $0.path.dropFirst(), message: $0.message)
                     }
             }
             return SchemaCheck(operation: title, violations: violations)
@@ -190,6 +193,52 @@ extension Executor {
             SchemaViolation(path: $0.path, message: $0.message)
         }
         return SchemaCheck(operation: title, violations: violations)
+    }
+
+    /// How each result of a subscription over server-sent events is checked as it arrives: a
+    /// `next` event's data against the selection's types.
+    func graphQLItemCheck(_ operation: GraphQLOperation, in scope: Scope) -> StreamReader.ItemCheck? {
+        guard operation.kind == .subscription, scope.graphQLValidation != .off, let schema = scope.graphQL?.schema
+        else { return nil }
+        let description = schema.description
+        return { _, _ in
+            { item in
+                guard item["event"] == .string("next"), case .string(let text)? = item["data"],
+                    let result = try? JSON(parsing: text)
+                else { return [] }
+                return description.check(result, for: operation).map {
+                    SchemaViolation(path: "$.data" + $0.path.dropFirst(), message: $0.message)
+                }
+            }
+        }
+    }
+
+    /// A subscription over server-sent events (GraphQL over SSE, its distinct connections
+    /// mode): the operation POSTed asking for `text/event-stream`, its `next` events read as any
+    /// stream's, live. What a server whose WebSocket refuses the subscription is asked next.
+    /// `refused`: why the WebSocket did not open; when server-sent events do not come either,
+    /// both answers are the error.
+    func subscribeOverServerSentEvents(
+        _ operation: GraphQLOperation, variables: [JSON.Member], after refused: NetworkError
+    ) async throws -> CommandResult {
+        let endpoint = try currentGraphQLEndpoint()
+        var draft = Self.graphQLDraft(endpoint.path, body: operation.body(variables: variables))
+        draft.apply(.set(name: "Accept", value: "text/event-stream"))
+        var outgoing = try prepare(draft)
+        outgoing.graphQL = operation
+        let result = try await send(outgoing)
+        let streamed = result.outputs.contains { output in
+            if case .response(let response) = output { return response.stream?.format == .serverSentEvents }
+            return false
+        }
+        guard streamed else {
+            throw CommandError(
+                .network,
+                .stated(
+                    "the subscription found no way in: neither a WebSocket (graphql-transport-ws, graphql-ws: \(refused)) nor server-sent events (\(endpoint.path) answered no text/event-stream)"
+                ))
+        }
+        return result
     }
 
     /// The errors a GraphQL response carries, to show under it.

@@ -35,14 +35,28 @@ extension Executor {
             proxy: try proxySettings().proxy(for: outgoing.request.url),
             connectTimeout: options.connectTimeout ?? settings.timeout ?? .seconds(10))
         let started = ContinuousClock.now
-        let connection = try await client.webSocket(
-            outgoing.request, configuration: configuration, cookies: settings.cookies ? cookieJar : nil)
+        let opened: Result<WebSocketConnection, NetworkError>
+        do {
+            opened = .success(
+                try await client.webSocket(
+                    outgoing.request, configuration: configuration, cookies: settings.cookies ? cookieJar : nil))
+        } catch {
+            opened = .failure(error)
+        }
+        let connection: WebSocketConnection
+        switch opened {
+        case .success(let open):
+            connection = open
+        case .failure(let refused):
+            if Self.isUnreachable(refused) { throw refused }
+            return try await subscribeOverServerSentEvents(operation, variables: variables, after: refused)
+        }
         guard let chosen = connection.subprotocol.flatMap({ GraphQLOverWebSocket(rawValue: $0.lowercased()) }) else {
+            // The WebSocket opened, speaking neither protocol: server-sent events may be the way.
             _ = await connection.close(code: 1002, reason: "no GraphQL subprotocol")
-            throw CommandError(
-                .network,
-                "the server accepted the WebSocket without a GraphQL subprotocol: it speaks neither graphql-transport-ws nor graphql-ws",
-                hint: "its subscriptions may go over server-sent events or another protocol")
+            return try await subscribeOverServerSentEvents(
+                operation, variables: variables,
+                after: .transport("the server accepted the WebSocket with neither subprotocol"))
         }
         let wait = settings.timeout ?? Self.subscriptionWait
         let results = Mutex<[String]>([])
@@ -174,6 +188,15 @@ extension Executor {
                 .network, "the server did not acknowledge connection_init (\(chosen.rawValue)) within \(wait)")
         }
         return ending
+    }
+
+    /// Whether the WebSocket failed because the server cannot be reached at all (then server-sent
+    /// events cannot reach it either).
+    private static func isUnreachable(_ error: NetworkError) -> Bool {
+        switch error {
+        case .connectionRefused, .timeout, .dnsFailure, .cancelled: true
+        default: false
+        }
     }
 
     /// An error payload as a list of errors (`graphql-ws` sends one object).

@@ -39,6 +39,7 @@ extension Executor {
     /// How each event of a stream the request gets is checked as it arrives: against its
     /// operation's `itemSchema` in the loaded description, unless validation is off.
     private func itemCheck(_ outgoing: Outgoing) -> StreamReader.ItemCheck? {
+        if let operation = outgoing.graphQL { return graphQLItemCheck(operation, in: outgoing.scope) }
         let scope = outgoing.scope
         guard scope.validation != .off, let description = scope.description?.description,
             let operation = scope.operation(
