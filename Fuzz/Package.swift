@@ -38,6 +38,9 @@ let package = Package(
             name: "fuzz-yaml", dependencies: ["FuzzDriver", .product(name: "FathomOpenAPI", package: "main")],
             path: "Sources/fuzz-yaml"),
         .executableTarget(
+            name: "fuzz-graphql", dependencies: ["FuzzDriver", .product(name: "FathomGraphQL", package: "main")],
+            path: "Sources/fuzz-graphql"),
+        .executableTarget(
             name: "fuzz-openapi", dependencies: ["FuzzDriver", .product(name: "FathomOpenAPI", package: "main")],
             path: "Sources/fuzz-openapi"),
     ]

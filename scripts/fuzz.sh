@@ -2,7 +2,7 @@
 # `make fuzz`: builds the fuzz targets in Fuzz/ with libFuzzer and AddressSanitizer, then runs
 # each for FUZZ_SECONDS (120 by default), seeded from the test corpora and Sessions/.
 #   FUZZ_SECONDS=600 scripts/fuzz.sh [TARGET…]     targets: json jsonpath command line session schema openapi
-#                                                  import yaml files
+#                                                  import yaml files graphql
 # A crash leaves its input in .build-fuzz/crashes/TARGET/ (replay it with the target's binary and
 # the file) and makes the run fail; turn it into a regression test before fixing it.
 set -euo pipefail
@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 
 seconds=${FUZZ_SECONDS:-120}
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(json jsonpath command line session schema openapi import yaml files)
+[[ ${#targets[@]} -gt 0 ]] || targets=(json jsonpath command line session schema openapi import yaml files graphql)
 out=$PWD/.build-fuzz
 
 # SwiftPM links an executable's entry under another name; libFuzzer brings its own `main`, and
@@ -19,7 +19,7 @@ out=$PWD/.build-fuzz
     -Xlinker --allow-multiple-definition 2>&1 | grep -v "Cannot export local symbol" | tail -1)
 
 seeds=$out/seeds
-rm -rf "$seeds" && mkdir -p "$seeds"/{json,jsonpath,command,line,session,schema,openapi,import,yaml,files}
+rm -rf "$seeds" && mkdir -p "$seeds"/{json,jsonpath,command,line,session,schema,openapi,import,yaml,files,graphql}
 cp Tests/Corpora/openapi/oai-examples/v3.*/*.{json,yaml} Tests/Corpora/openapi/swagger-petstore-v3/openapi.yaml "$seeds/openapi/" 2>/dev/null || true
 cp Tests/Corpora/openapi/oai-examples/v3.*/*.yaml Tests/Corpora/openapi/swagger-petstore-v3/openapi.yaml "$seeds/yaml/" 2>/dev/null || true
 cp Tests/Corpora/jsontestsuite/*.json "$seeds/json/"
@@ -67,6 +67,17 @@ open(f"{seeds}/files/config", "wb").write(b"\x01" + b"timeout 10s\nvalidate stri
 open(f"{seeds}/files/csv", "wb").write(b"\x02" + b'\xef\xbb\xbfid,name\n1,"Ada ""L"""\n2,"multi\nline"\n')
 for name in glob.glob("Sessions/*.recording.json"):
     open(f"{seeds}/files/{os.path.basename(name)}", "wb").write(b"\x03" + open(name, "rb").read()[:4000])
+# GraphQL (the first byte picks: 0 SDL, 1 an introspection result, 2 an operation and a response).
+for name in glob.glob("Tests/Corpora/graphql/*.graphql"):
+    open(f"{seeds}/graphql/{os.path.basename(name)}", "wb").write(b"\x00" + open(name, "rb").read())
+open(f"{seeds}/graphql/operation", "wb").write(
+    b"\x02query Q($r: Role) { users(role: $r) { name ...F } search(text: \"a\") { __typename ... on Team { id } } }"
+    b" fragment F on User { age friends { id } }\n"
+    b'{"data": {"users": [{"name": "a", "age": 1, "friends": null}], "search": [{"__typename": "Team", "id": "1"}]}}')
+open(f"{seeds}/graphql/introspection", "wb").write(
+    b'\x01{"__schema": {"queryType": {"name": "Query"}, "directives": [], "types": [{"kind": "OBJECT", "name": "Query",'
+    b' "interfaces": [], "fields": [{"name": "a", "args": [{"name": "x", "type": {"kind": "SCALAR", "name": "Int"},'
+    b' "defaultValue": "1"}], "type": {"kind": "LIST", "ofType": {"kind": "SCALAR", "name": "Int"}}}]}]}}')
 # A small alias bomb: the fuzzer grows it.
 open(f"{seeds}/yaml/bomb.yaml", "w").write("a: &a [x, x]\nb: &b [*a, *a]\nc: &c [*b, *b]\nd: [*c, *c]\n")
 PY
