@@ -31,18 +31,24 @@ public struct GraphQLDescription: Sendable {
         if NestingBound.exceeds(sdl) {
             throw GraphQLSchemaError("the schema nests deeper than \(NestingBound.limit) levels")
         }
-        let document: Document
-        do {
-            document = try parse(source: Source(body: sdl, name: "schema"))
-        } catch let error as GraphQLError {
-            throw GraphQLSchemaError(GraphQLProblem(syntax: error).description)
-        } catch {
-            throw GraphQLSchemaError("\(error)")
-        }
-        index = SchemaIndex(document)
-        guard index.query != nil else { throw GraphQLSchemaError("the schema has no query type") }
         self.sdl = sdl
-        built = BuiltSchema(document)
+        if deferringBuild, let definitions = SDLScanner.definitions(sdl) {
+            // Indexed straight from the text; GraphQLSwift parses and builds it when first needed.
+            index = SchemaIndex(definitions: definitions)
+            built = BuiltSchema(text: sdl)
+        } else {
+            let document: Document
+            do {
+                document = try parse(source: Source(body: sdl, name: "schema"))
+            } catch let error as GraphQLError {
+                throw GraphQLSchemaError(GraphQLProblem(syntax: error).description)
+            } catch {
+                throw GraphQLSchemaError("\(error)")
+            }
+            index = SchemaIndex(document)
+            built = BuiltSchema(document)
+        }
+        guard index.query != nil else { throw GraphQLSchemaError("the schema has no query type") }
         if !deferringBuild { try build() }
     }
 
@@ -156,21 +162,42 @@ public struct GraphQLDescription: Sendable {
 private final class BuiltSchema: @unchecked Sendable {
     // Guarded by `lock`; the document and the schema are immutable once made.
     private let lock = NSLock()
-    private let document: Document
+    private let document: Document?
+    private let text: String?
     private var result: Result<GraphQLSchema, GraphQLSchemaError>?
 
+    /// A document already parsed.
     init(_ document: Document) {
         self.document = document
+        text = nil
+    }
+
+    /// A document parsed when first needed.
+    init(text: String) {
+        document = nil
+        self.text = text
     }
 
     func schema() throws(GraphQLSchemaError) -> GraphQLSchema {
         lock.lock()
         defer { lock.unlock() }
-        if result == nil { result = Self.build(document) }
+        if result == nil { result = Self.build(document, text: text) }
         return try result!.get()
     }
 
-    private static func build(_ document: Document) -> Result<GraphQLSchema, GraphQLSchemaError> {
+    private static func build(_ given: Document?, text: String?) -> Result<GraphQLSchema, GraphQLSchemaError> {
+        let document: Document
+        if let given {
+            document = given
+        } else {
+            do {
+                document = try parse(source: Source(body: text ?? "", name: "schema"))
+            } catch let error as GraphQLError {
+                return .failure(GraphQLSchemaError(GraphQLProblem(syntax: error).description))
+            } catch {
+                return .failure(GraphQLSchemaError("\(error)"))
+            }
+        }
         let schema: GraphQLSchema
         do {
             schema = try buildASTSchema(documentAST: document)

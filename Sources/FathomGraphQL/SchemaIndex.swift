@@ -109,80 +109,52 @@ public struct SchemaIndex: Sendable {
         return name.flatMap { types[$0] }
     }
 
-    /// The index of a parsed SDL document, read straight from its definitions (extensions of a
-    /// type add to it): what listing, describing, completing and checking a response need, ready
-    /// long before GraphQLSwift has built the schema validation needs.
+    /// What a type system document defines, as the index reads it: from GraphQLSwift's syntax
+    /// tree, or straight from the text (``SDLScanner``).
+    enum Definition: Sendable {
+        case schema([OperationKind: String])
+        case type(NamedType)
+        case directive(Directive)
+    }
+
+    /// The index of a parsed SDL document, read from its definitions (extensions of a type add to it).
     init(_ document: Document) {
+        self.init(definitions: document.definitions.compactMap(Self.definition))
+    }
+
+    /// The index of a document's definitions: what listing, describing, completing and checking a
+    /// response need, ready long before GraphQLSwift has built the schema validation needs.
+    init(definitions: [Definition]) {
         var types: [String: NamedType] = [:]
         for name in ["String", "Int", "Float", "Boolean", "ID"] {
             types[name] = NamedType(
                 name: name, kind: .scalar, description: nil, fields: [], enumValues: [], possibleTypes: [],
                 interfaces: [])
         }
-        var roots: [OperationType: String] = [:]
+        var roots: [OperationKind: String] = [:]
         var directives = Self.builtInDirectives
         var implementations: [String: [String]] = [:]
         var order: [String] = []
-        func add(_ type: NamedType) {
-            if let existing = types[type.name], existing.kind == type.kind {
-                // An extension: its fields, values, members and interfaces join the type's.
-                types[type.name] = NamedType(
-                    name: type.name, kind: type.kind, description: existing.description ?? type.description,
-                    fields: existing.fields + type.fields, enumValues: existing.enumValues + type.enumValues,
-                    possibleTypes: existing.possibleTypes + type.possibleTypes,
-                    interfaces: existing.interfaces + type.interfaces)
-            } else {
-                types[type.name] = type
-                order.append(type.name)
-            }
-        }
-        for definition in document.definitions {
+        for definition in definitions {
             switch definition {
-            case let schema as SchemaDefinition:
-                for root in schema.operationTypes { roots[root.operation] = root.type.name.value }
-            case let object as ObjectTypeDefinition:
-                add(Self.object(object))
-            case let extended as TypeExtensionDefinition:
-                add(Self.object(extended.definition))
-            case let interface as InterfaceTypeDefinition:
-                add(
-                    NamedType(
-                        name: interface.name.value, kind: .interface, description: interface.description?.value,
-                        fields: interface.fields.map(Self.field), enumValues: [], possibleTypes: [],
-                        interfaces: interface.interfaces.map(\.name.value)))
-            case let union as UnionTypeDefinition:
-                add(
-                    NamedType(
-                        name: union.name.value, kind: .union, description: union.description?.value, fields: [],
-                        enumValues: [], possibleTypes: union.types.map(\.name.value), interfaces: []))
-            case let enumeration as EnumTypeDefinition:
-                add(
-                    NamedType(
-                        name: enumeration.name.value, kind: .enum, description: enumeration.description?.value,
-                        fields: [],
-                        enumValues: enumeration.values.map {
-                            EnumValue(
-                                name: $0.name.value, description: $0.description?.value,
-                                deprecationReason: Self.deprecation($0.directives))
-                        }, possibleTypes: [], interfaces: []))
-            case let input as InputObjectTypeDefinition:
-                add(
-                    NamedType(
-                        name: input.name.value, kind: .inputObject, description: input.description?.value,
-                        fields: input.fields.map(Self.inputField), enumValues: [], possibleTypes: [], interfaces: []))
-            case let scalar as ScalarTypeDefinition:
-                add(
-                    NamedType(
-                        name: scalar.name.value, kind: .scalar, description: scalar.description?.value, fields: [],
-                        enumValues: [], possibleTypes: [], interfaces: []))
-            case let directive as DirectiveDefinition:
-                directives.removeAll { $0.name == directive.name.value }
-                directives.append(
-                    Directive(
-                        name: directive.name.value, arguments: directive.arguments.map(Self.argument),
-                        locations: directive.locations.map(\.value), description: directive.description?.value))
-            default:
-                continue
+            case .schema(let given):
+                roots.merge(given) { $1 }
+            case .directive(let directive):
+                directives.removeAll { $0.name == directive.name }
+                directives.append(directive)
+            case .type(let type):
+                if let existing = types[type.name], existing.kind == type.kind {
+                    // An extension: its fields, values, members and interfaces join the type's.
+                    types[type.name] = NamedType(
+                        name: type.name, kind: type.kind, description: existing.description ?? type.description,
+                        fields: existing.fields + type.fields, enumValues: existing.enumValues + type.enumValues,
+                        possibleTypes: existing.kind == .object
+                            ? existing.possibleTypes : existing.possibleTypes + type.possibleTypes,
+                        interfaces: existing.interfaces + type.interfaces)
+                } else {
+                    types[type.name] = type
+                    order.append(type.name)
+                }
             }
         }
         // An interface's possible types: the objects that implement it, or implement an interface that does.
@@ -208,6 +180,60 @@ public struct SchemaIndex: Sendable {
         subscription =
             roots[.subscription] ?? (roots.isEmpty && types["Subscription"]?.kind == .object ? "Subscription" : nil)
         self.directives = directives
+    }
+
+    /// A definition of GraphQLSwift's syntax tree as the index reads it; `nil` for an operation.
+    private static func definition(_ definition: any GraphQL.Definition) -> Definition? {
+        switch definition {
+        case let schema as SchemaDefinition:
+            var roots: [OperationKind: String] = [:]
+            for root in schema.operationTypes {
+                if let kind = OperationKind(rawValue: root.operation.rawValue) { roots[kind] = root.type.name.value }
+            }
+            return .schema(roots)
+        case let object as ObjectTypeDefinition:
+            return .type(Self.object(object))
+        case let extended as TypeExtensionDefinition:
+            return .type(Self.object(extended.definition))
+        case let interface as InterfaceTypeDefinition:
+            return .type(
+                NamedType(
+                    name: interface.name.value, kind: .interface, description: interface.description?.value,
+                    fields: interface.fields.map(Self.field), enumValues: [], possibleTypes: [],
+                    interfaces: interface.interfaces.map(\.name.value)))
+        case let union as UnionTypeDefinition:
+            return .type(
+                NamedType(
+                    name: union.name.value, kind: .union, description: union.description?.value, fields: [],
+                    enumValues: [], possibleTypes: union.types.map(\.name.value), interfaces: []))
+        case let enumeration as EnumTypeDefinition:
+            return .type(
+                NamedType(
+                    name: enumeration.name.value, kind: .enum, description: enumeration.description?.value,
+                    fields: [],
+                    enumValues: enumeration.values.map {
+                        EnumValue(
+                            name: $0.name.value, description: $0.description?.value,
+                            deprecationReason: Self.deprecation($0.directives))
+                    }, possibleTypes: [], interfaces: []))
+        case let input as InputObjectTypeDefinition:
+            return .type(
+                NamedType(
+                    name: input.name.value, kind: .inputObject, description: input.description?.value,
+                    fields: input.fields.map(Self.inputField), enumValues: [], possibleTypes: [], interfaces: []))
+        case let scalar as ScalarTypeDefinition:
+            return .type(
+                NamedType(
+                    name: scalar.name.value, kind: .scalar, description: scalar.description?.value, fields: [],
+                    enumValues: [], possibleTypes: [], interfaces: []))
+        case let directive as DirectiveDefinition:
+            return .directive(
+                Directive(
+                    name: directive.name.value, arguments: directive.arguments.map(Self.argument),
+                    locations: directive.locations.map(\.value), description: directive.description?.value))
+        default:
+            return nil
+        }
     }
 
     private static func object(_ object: ObjectTypeDefinition) -> NamedType {
