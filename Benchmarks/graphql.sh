@@ -99,5 +99,6 @@ client=$(middle "${peer_times[@]}")
 rate() { awk -v n="$1" -v t="$2" 'BEGIN { printf "%.0f/s", n / (t / 1e9) }'; }
 echo "subscription, $count results: fathom $(ms "$subscribed") ($(rate "$count" "$subscribed"))   python websockets $(ms "$client") ($(rate "$count" "$client"))   ($(ratio "$subscribed" "$client") of the client's time)"
 
-swift build -c release --product fathom-graphql-bench >/dev/null
-"$(swift build -c release --show-bin-path)/fathom-graphql-bench" "$schema" "$operation"
+# The same flags as the fathom build above (common.sh): another set would rebuild everything.
+swift build -c release --static-swift-stdlib --product fathom-graphql-bench >/dev/null
+"$(swift build -c release --static-swift-stdlib --show-bin-path)/fathom-graphql-bench" "$schema" "$operation"
