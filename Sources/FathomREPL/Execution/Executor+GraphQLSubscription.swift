@@ -16,8 +16,6 @@ extension Executor {
     /// How long a subscription waits for the server's answer to `connection_init`, and for its
     /// next result without a `timeout` set.
     static let subscriptionWait = Duration.seconds(30)
-    /// The one subscription a connection carries.
-    static let subscriptionID = "1"
 
     func subscribe(_ operation: GraphQLOperation, variables: [JSON.Member]) async throws -> CommandResult {
         let endpoint = try currentGraphQLEndpoint()
@@ -48,7 +46,7 @@ extension Executor {
         case .success(let open):
             connection = open
         case .failure(let refused):
-            if Self.isUnreachable(refused) { throw refused }
+            if GraphQLSubscriptionConversation.isUnreachable(refused) { throw refused }
             return try await subscribeOverServerSentEvents(operation, variables: variables, after: refused)
         }
         guard let chosen = connection.subprotocol.flatMap({ GraphQLOverWebSocket(rawValue: $0.lowercased()) }) else {
@@ -69,7 +67,7 @@ extension Executor {
         responseHeaders.add(NetworkHeaders.Name("Sec-WebSocket-Protocol"), chosen.rawValue)
         let shownHeaders = responseHeaders
         let ending: StreamWatch.Ending = try await withTaskCancellationHandler {
-            try await Self.converse(
+            try await GraphQLSubscriptionConversation.converse(
                 connection, chosen, body: operation.body(variables: variables), wait: wait, limit: limit
             ) { payload in
                 let text = payload.formatted(.compactText).trimmingCharacters(in: .newlines)
@@ -96,7 +94,8 @@ extension Executor {
             Task {
                 try? await connection.send(
                     .text(
-                        chosen.stop(id: Self.subscriptionID).formatted(.compactText).trimmingCharacters(in: .newlines)))
+                        chosen.stop(id: GraphQLSubscriptionConversation.id).formatted(.compactText).trimmingCharacters(
+                            in: .newlines)))
                 _ = await connection.close(code: 1000, reason: "cancelled")
             }
         }
@@ -116,93 +115,6 @@ extension Executor {
         output.stream = StreamSummary(
             format: .jsonLines, events: lines.count, ending: ending, shownLive: live.isListening)
         return CommandResult(.succeeded, problems.map { Output.event(.requestWarning($0)) } + [.response(output)])
-    }
-
-    /// The conversation: `connection_init`, its acknowledgement, the subscription, its results
-    /// (each to `result`), until it completes or is stopped; then the WebSocket is closed.
-    private static func converse(
-        _ connection: WebSocketConnection, _ chosen: GraphQLOverWebSocket, body: JSON, wait: Duration, limit: Int?,
-        result: @escaping @Sendable (JSON) -> Void
-    ) async throws -> StreamWatch.Ending {
-        func send(_ message: JSON) async throws {
-            try await connection.send(.text(message.formatted(.compactText).trimmingCharacters(in: .newlines)))
-        }
-        try await send(chosen.connectionInit)
-        let id = subscriptionID
-        var acknowledged = false
-        var count = 0
-        var ending: StreamWatch.Ending = .complete
-        var failure: CommandError?
-        // A timer closes the connection when nothing came for `wait`: every wait has a bound.
-        let lastActivity = Mutex(ContinuousClock.now)
-        let timedOut = Mutex(false)
-        let watchdog = Task {
-            while !Task.isCancelled {
-                try await Task.sleep(for: .milliseconds(200))
-                if ContinuousClock.now - lastActivity.withLock({ $0 }) > wait {
-                    timedOut.withLock { $0 = true }
-                    _ = await connection.close(code: 1000, reason: "no result for \(wait)")
-                    return
-                }
-            }
-        }
-        defer { watchdog.cancel() }
-        reading: for await event in connection.events {
-            lastActivity.withLock { $0 = .now }
-            guard case .message(let message, _) = event else {
-                if case .closed = event { break reading }
-                continue
-            }
-            guard case .text(let text) = message else { continue }
-            switch chosen.read(text) {
-            case .acknowledged:
-                guard !acknowledged else { continue }
-                acknowledged = true
-                try await send(chosen.subscribe(id: id, body: body))
-            case .next(_, let payload):
-                count += 1
-                result(payload)
-                if let limit, count >= limit {
-                    ending = .stopped
-                    try? await send(chosen.stop(id: id))
-                    break reading
-                }
-            case .error(_, let payload):
-                let errors = GraphQLResponseError.errors(in: .object([.init(key: "errors", value: Self.list(payload))]))
-                failure = CommandError(
-                    .network, .stated("the subscription failed: " + errors.map(\.message).joined(separator: "; ")))
-                break reading
-            case .complete:
-                break reading
-            case .ping:
-                try? await send(chosen.pong)
-            case .keepAlive, .unknown:
-                continue
-            }
-        }
-        if Task.isCancelled { ending = .cancelled } else if timedOut.withLock({ $0 }) { ending = .timedOut }
-        _ = await connection.close(code: 1000)
-        if let failure { throw failure }
-        if !acknowledged, ending != .cancelled {
-            throw CommandError(
-                .network, "the server did not acknowledge connection_init (\(chosen.rawValue)) within \(wait)")
-        }
-        return ending
-    }
-
-    /// Whether the WebSocket failed because the server cannot be reached at all (then server-sent
-    /// events cannot reach it either).
-    private static func isUnreachable(_ error: NetworkError) -> Bool {
-        switch error {
-        case .connectionRefused, .timeout, .dnsFailure, .cancelled: true
-        default: false
-        }
-    }
-
-    /// An error payload as a list of errors (`graphql-ws` sends one object).
-    private static func list(_ payload: JSON) -> JSON {
-        if case .array = payload { return payload }
-        return .array([payload])
     }
 
     /// How each result of a subscription is checked against the selection's types, as it arrives.
