@@ -269,7 +269,7 @@ struct SDLScanner {
             return text
         case .string(let text):
             try advance()
-            return "\"" + SDLWriter.escaped(text) + "\""
+            return SDLWriter.quoted(text)
         case .name(let text):
             try advance()
             return text

@@ -242,25 +242,13 @@ struct SDLWriter {
 
     // MARK: - Strings
 
-    /// A GraphQL string literal with everything that could end or bend it escaped.
-    static func quoted(_ text: String) -> String { "\"" + escaped(text) + "\"" }
-
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+    /// A GraphQL string literal with everything that could end or bend it escaped: a JSON string
+    /// literal is one (the same escapes, `"`, `\\`, control characters and DEL), so FathomJSON's
+    /// writer makes it.
+    static func quoted(_ text: String) -> String {
+        var literal = JSON.string(text).formatted(.compactText)
+        if literal.hasSuffix("\n") { literal.removeLast() }
+        return literal
     }
 }
 
