@@ -143,6 +143,7 @@ if __name__ == "__main__":
     protocols = [GRAPHQL_WS_PROTOCOL] if "--legacy-ws" in sys.argv else [GRAPHQL_TRANSPORT_WS_PROTOCOL, GRAPHQL_WS_PROTOCOL]
     if "--no-websocket" in sys.argv:
         protocols = [GRAPHQL_SSE_PROTOCOL]
-    config = uvicorn.Config(GraphQL(schema, subscription_protocols=protocols), log_level="warning")
+    # ws="websockets": without the package uvicorn would start and answer every upgrade 400.
+    config = uvicorn.Config(GraphQL(schema, subscription_protocols=protocols), log_level="warning", ws="websockets")
     server = uvicorn.Server(config)
     asyncio.run(server.serve(sockets=[sock]))
