@@ -22,7 +22,7 @@ help:
 	@echo "make bench-hostile hostile input timed and weighed: huge imports, an alias bomb, 2 GiB uploads"
 	@echo "make bench-batch   get --repeat 200000 -c 64 vs wrk -c 64 on one server; memory; --repeat 1000 vs curl"
 	@echo "make bench-stream  stream events and WebSocket messages rendered per second; latency to print; WebSocket round trips"
-	@echo "make fuzz          libFuzzer on every parser (JSON, JSONPath, commands, session files, OpenAPI, JSON Schema, GraphQL), FUZZ_SECONDS each"
+	@echo "make fuzz          libFuzzer on every parser (JSON, JSONPath, commands, session files, OpenAPI, JSON Schema, GraphQL, protobuf), FUZZ_SECONDS each"
 
 deps:
 	@scripts/install-deps.sh build
@@ -96,6 +96,7 @@ test:
 docs:
 	$(SWIFT) package generate-documentation --target FathomHTTP --warnings-as-errors
 	$(SWIFT) package generate-documentation --target FathomGraphQL --warnings-as-errors
+	$(SWIFT) package generate-documentation --target FathomProtobuf --warnings-as-errors
 
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests Benchmarks Plugins Examples/ReadmeExample/Sources Examples/ReadmeExample/Package.swift Fuzz/Sources Fuzz/Package.swift Package.swift

@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "FathomDemo", targets: ["FathomDemo"]),
         .library(name: "FathomOpenAPI", targets: ["FathomOpenAPI"]),
         .library(name: "FathomGraphQL", targets: ["FathomGraphQL"]),
+        .library(name: "FathomProtobuf", targets: ["FathomProtobuf"]),
         .library(name: "FathomREPL", targets: ["FathomREPL"]),
         .executable(name: "fathom", targets: ["fathom"]),
     ],
@@ -34,6 +35,10 @@ let package = Package(
         // GraphQL: the language's parser, SDL schemas and the specification's validation rules
         // (FathomGraphQL); the demo's GraphQL endpoint executes with it.
         .package(url: "https://github.com/GraphQLSwift/GraphQL", from: "4.3.0"),
+        // Protocol buffers: the descriptor messages (`FileDescriptorProto`) and the well-known types'
+        // proto3 JSON. The linker, the wire codec and the JSON mapping are FathomProtobuf's own:
+        // swift-protobuf has no dynamic message.
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         // `swift package generate-documentation --target FathomHTTP` (make docs).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -68,6 +73,13 @@ let package = Package(
             dependencies: [
                 "FathomJSON",
                 .product(name: "GraphQL", package: "GraphQL"),
+            ]
+        ),
+        .target(
+            name: "FathomProtobuf",
+            dependencies: [
+                "FathomJSON",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]
         ),
         .systemLibrary(
@@ -164,6 +176,13 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "FathomProtobufTests",
+            dependencies: [
+                "FathomProtobuf", "FathomJSON", "FathomTestSupport",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]
+        ),
+        .testTarget(
             name: "FathomHTTPIntegrationTests",
             dependencies: [
                 "FathomHTTP",
@@ -186,6 +205,7 @@ let package = Package(
             name: "FathomEndToEndTests",
             dependencies: [
                 "FathomDemo", "FathomTestSupport", "FathomOpenAPI", "FathomJSON", "FathomHTTP", "FathomGraphQL",
+                "FathomProtobuf", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
             exclude: ["Snapshots"]
         ),
