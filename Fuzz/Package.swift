@@ -41,6 +41,9 @@ let package = Package(
             name: "fuzz-graphql", dependencies: ["FuzzDriver", .product(name: "FathomGraphQL", package: "main")],
             path: "Sources/fuzz-graphql"),
         .executableTarget(
+            name: "fuzz-protobuf", dependencies: ["FuzzDriver", .product(name: "FathomProtobuf", package: "main")],
+            path: "Sources/fuzz-protobuf"),
+        .executableTarget(
             name: "fuzz-openapi", dependencies: ["FuzzDriver", .product(name: "FathomOpenAPI", package: "main")],
             path: "Sources/fuzz-openapi"),
     ]

@@ -2,7 +2,7 @@
 # `make fuzz`: builds the fuzz targets in Fuzz/ with libFuzzer and AddressSanitizer, then runs
 # each for FUZZ_SECONDS (120 by default), seeded from the test corpora and Sessions/.
 #   FUZZ_SECONDS=600 scripts/fuzz.sh [TARGET…]     targets: json jsonpath command line session schema openapi
-#                                                  import yaml files graphql
+#                                                  import yaml files graphql protobuf
 # A crash leaves its input in .build-fuzz/crashes/TARGET/ (replay it with the target's binary and
 # the file) and makes the run fail; turn it into a regression test before fixing it.
 set -euo pipefail
@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 
 seconds=${FUZZ_SECONDS:-120}
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(json jsonpath command line session schema openapi import yaml files graphql)
+[[ ${#targets[@]} -gt 0 ]] || targets=(json jsonpath command line session schema openapi import yaml files graphql protobuf)
 out=$PWD/.build-fuzz
 
 # SwiftPM links an executable's entry under another name; libFuzzer brings its own `main`, and
@@ -19,7 +19,7 @@ out=$PWD/.build-fuzz
     -Xlinker --allow-multiple-definition 2>&1 | grep -v "Cannot export local symbol" | tail -1)
 
 seeds=$out/seeds
-rm -rf "$seeds" && mkdir -p "$seeds"/{json,jsonpath,command,line,session,schema,openapi,import,yaml,files,graphql}
+rm -rf "$seeds" && mkdir -p "$seeds"/{json,jsonpath,command,line,session,schema,openapi,import,yaml,files,graphql,protobuf}
 cp Tests/Corpora/openapi/oai-examples/v3.*/*.{json,yaml} Tests/Corpora/openapi/swagger-petstore-v3/openapi.yaml "$seeds/openapi/" 2>/dev/null || true
 cp Tests/Corpora/openapi/oai-examples/v3.*/*.yaml Tests/Corpora/openapi/swagger-petstore-v3/openapi.yaml "$seeds/yaml/" 2>/dev/null || true
 cp Tests/Corpora/jsontestsuite/*.json "$seeds/json/"
@@ -78,6 +78,18 @@ open(f"{seeds}/graphql/introspection", "wb").write(
     b'\x01{"__schema": {"queryType": {"name": "Query"}, "directives": [], "types": [{"kind": "OBJECT", "name": "Query",'
     b' "interfaces": [], "fields": [{"name": "a", "args": [{"name": "x", "type": {"kind": "SCALAR", "name": "Int"},'
     b' "defaultValue": "1"}], "type": {"kind": "LIST", "ofType": {"kind": "SCALAR", "name": "Int"}}}]}]}}')
+# protobuf (the first byte picks: 0 a descriptor set, 1 a TestAllTypesProto3's binary, 2 its JSON).
+open(f"{seeds}/protobuf/descriptors", "wb").write(b"\x00" + open("Tests/Corpora/protobuf/test_messages_proto3.pb", "rb").read())
+# optional_int32 150, optional_string "hi", a packed int32s, recursive_message { optional_int64 -1 },
+# map_string_string {"k": "v"}, an unknown group.
+open(f"{seeds}/protobuf/binary", "wb").write(
+    b"\x01\x08\x96\x01\x72\x02hi\xfa\x04\x03\x01\x02\x03\xda\x01\x0b\x10\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01"
+    b"\x8a\x04\x06\x0a\x01k\x12\x01v\xab\x3e\x08\x01\xac\x3e")
+open(f"{seeds}/protobuf/json", "wb").write(
+    b'\x02{"optionalInt64": "-5", "optionalFloat": "NaN", "optionalNestedEnum": "BAR", "repeatedBytes": ["AQI="],'
+    b' "mapInt32Double": {"1": 2.5}, "optionalTimestamp": "2026-11-28T00:00:00Z", "optionalDuration": "1.5s",'
+    b' "optionalStruct": {"a": [1, null, {"b": true}]}, "optionalAny": {"@type": "type.googleapis.com/'
+    b'google.protobuf.Duration", "value": "3s"}, "oneofString": "x", "recursiveMessage": {"optionalBool": true}}')
 # A small alias bomb: the fuzzer grows it.
 open(f"{seeds}/yaml/bomb.yaml", "w").write("a: &a [x, x]\nb: &b [*a, *a]\nc: &c [*b, *b]\nd: [*c, *c]\n")
 PY
