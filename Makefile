@@ -97,6 +97,7 @@ docs:
 	$(SWIFT) package generate-documentation --target FathomHTTP --warnings-as-errors
 	$(SWIFT) package generate-documentation --target FathomGraphQL --warnings-as-errors
 	$(SWIFT) package generate-documentation --target FathomProtobuf --warnings-as-errors
+	$(SWIFT) package generate-documentation --target FathomGRPC --warnings-as-errors
 
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests Benchmarks Plugins Examples/ReadmeExample/Sources Examples/ReadmeExample/Package.swift Fuzz/Sources Fuzz/Package.swift Package.swift

@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "FathomOpenAPI", targets: ["FathomOpenAPI"]),
         .library(name: "FathomGraphQL", targets: ["FathomGraphQL"]),
         .library(name: "FathomProtobuf", targets: ["FathomProtobuf"]),
+        .library(name: "FathomGRPC", targets: ["FathomGRPC"]),
         .library(name: "FathomREPL", targets: ["FathomREPL"]),
         .executable(name: "fathom", targets: ["fathom"]),
     ],
@@ -39,6 +40,10 @@ let package = Package(
         // proto3 JSON. The linker, the wire codec and the JSON mapping are FathomProtobuf's own:
         // swift-protobuf has no dynamic message.
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+        // gRPC calls of any method named by strings, their messages as bytes (FathomGRPC), over
+        // HTTP/2 with NIO.
+        .package(url: "https://github.com/grpc/grpc-swift-2", from: "2.4.3"),
+        .package(url: "https://github.com/grpc/grpc-swift-nio-transport", from: "2.9.2"),
         // `swift package generate-documentation --target FathomHTTP` (make docs).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -80,6 +85,16 @@ let package = Package(
             dependencies: [
                 "FathomJSON",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]
+        ),
+        .target(
+            name: "FathomGRPC",
+            dependencies: [
+                "FathomProtobuf",
+                "FathomJSON",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
             ]
         ),
         .systemLibrary(
@@ -183,6 +198,10 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "FathomGRPCTests",
+            dependencies: ["FathomGRPC", "FathomProtobuf", "FathomJSON"]
+        ),
+        .testTarget(
             name: "FathomHTTPIntegrationTests",
             dependencies: [
                 "FathomHTTP",
@@ -205,7 +224,7 @@ let package = Package(
             name: "FathomEndToEndTests",
             dependencies: [
                 "FathomDemo", "FathomTestSupport", "FathomOpenAPI", "FathomJSON", "FathomHTTP", "FathomGraphQL",
-                "FathomProtobuf", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                "FathomProtobuf", "FathomGRPC", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
             exclude: ["Snapshots"]
         ),

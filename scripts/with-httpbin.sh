@@ -4,21 +4,22 @@
 # HTTPie's `http` in FATHOM_HTTPIE (for the export round trips) and a Python with jsonschema in
 # FATHOM_PYTHON (to check exported HAR against its schema, AWS signatures against botocore's, and
 # GraphQL against graphql-core and a Strawberry server, Tests/Servers/graphql_server.py; protobuf
-# against json_format, Tests/Servers/protobuf_oracle.py).
+# against json_format, Tests/Servers/protobuf_oracle.py; gRPC against grpcio,
+# Tests/Servers/grpc_server.py).
 # httpbin, gunicorn, httpie, jsonschema, botocore, graphql-core, strawberry-graphql, starlette,
-# uvicorn, websockets (uvicorn answers a WebSocket upgrade 400 without it), protobuf and grpcio-tools
-# (protoc) are installed from PyPI into .build/httpbin-venv the first time.
+# uvicorn, websockets (uvicorn answers a WebSocket upgrade 400 without it), protobuf, grpcio-tools
+# (protoc) and grpcio-reflection are installed from PyPI into .build/httpbin-venv the first time.
 #   scripts/with-httpbin.sh swift test
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 venv=.build/httpbin-venv
-if [[ ! -x $venv/bin/gunicorn || ! -x $venv/bin/http ]] || ! "$venv/bin/python" -c "import jsonschema, botocore, graphql, strawberry, starlette, uvicorn, websockets, google.protobuf, grpc_tools" 2>/dev/null; then
+if [[ ! -x $venv/bin/gunicorn || ! -x $venv/bin/http ]] || ! "$venv/bin/python" -c "import jsonschema, botocore, graphql, strawberry, starlette, uvicorn, websockets, google.protobuf, grpc_tools, grpc_reflection" 2>/dev/null; then
     echo "Installing httpbin, gunicorn, httpie, jsonschema, botocore and the GraphQL packages into $venv…"
     mkdir -p .build
     [[ -x $venv/bin/pip ]] || python3 -m venv "$venv"
     "$venv/bin/pip" install --quiet --disable-pip-version-check httpbin gunicorn httpie jsonschema botocore \
-        graphql-core strawberry-graphql starlette uvicorn websockets protobuf grpcio-tools
+        graphql-core strawberry-graphql starlette uvicorn websockets protobuf grpcio-tools grpcio-reflection
 fi
 
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')

@@ -1,0 +1,195 @@
+import FathomGRPC
+import FathomJSON
+import FathomProtobuf
+import Foundation
+import Testing
+
+/// FathomGRPC against a gRPC server nobody here wrote: Python grpcio with grpcio-reflection
+/// (`Tests/Servers/grpc_server.py`, which serves reflection v1alpha only) — reflection falling back
+/// from v1, the four kinds of call, metadata both ways, a bearer token, a status with details.
+@Suite(.enabled(if: GraphQLServer.python != nil, "needs FATHOM_PYTHON with grpcio: run through `make test`"))
+struct GRPCClientTests {
+    struct Fixture {
+        let server: GRPCServer
+        let connection: GRPCConnection
+        let reflection: ServerReflection.Result
+
+        init(_ arguments: [String] = [], metadata: GRPCMetadata = GRPCMetadata()) async throws {
+            server = try GRPCServer(arguments)
+            connection = try GRPCConnection(target: GRPCTarget(host: "127.0.0.1", port: server.port, plaintext: true))
+            reflection = try await ServerReflection(connection: connection, metadata: metadata).load()
+        }
+
+        func type(_ name: String) throws -> MessageID {
+            try #require(reflection.pool.message(named: name))
+        }
+
+        func encode(_ json: String, as name: String) throws -> [UInt8] {
+            let pool = reflection.pool
+            return WireEncoder(pool: pool).encode(
+                try ProtoJSON(pool: pool).message(from: JSON(parsing: json), as: type(name)))
+        }
+
+        func decode(_ bytes: [UInt8], as name: String) throws -> String {
+            let pool = reflection.pool
+            return try ProtoJSON(pool: pool).json(WireDecoder(pool: pool).decode(bytes, as: type(name)))
+                .formatted(.compactText)
+        }
+    }
+
+    @Test func reflectionFallsBackToV1alphaAndLinksWhatTheServerSent() async throws {
+        let fixture = try await Fixture()
+        #expect(fixture.reflection.version == "v1alpha")
+        #expect(fixture.reflection.services.contains("fathom.test.Users"))
+        let users = try #require(fixture.reflection.pool.service(named: "fathom.test.Users"))
+        #expect(
+            users.methods.map(\.kind) == ["unary", "server streaming", "client streaming", "bidirectional streaming"])
+        // grpcio's reflection serves the descriptors compiled into the Python module, which keep no
+        // source information: no comments.
+        #expect(users.comment == nil)
+        #expect(fixture.reflection.pool.files.contains("google/protobuf/timestamp.proto"))
+        await fixture.connection.close()
+    }
+
+    @Test func theFourKindsOfCall() async throws {
+        let fixture = try await Fixture()
+        let unary = await fixture.connection.call(
+            GRPCConnection.Call(method: "fathom.test.Users/GetUser"),
+            request: try fixture.encode(#"{"id": 1}"#, as: "fathom.test.GetUserRequest"))
+        #expect(unary.outcome.status.isOK)
+        #expect(
+            try fixture.decode(try #require(unary.messages.first), as: "fathom.test.User")
+                == #"{"id":"1","displayName":"Ada Lovelace","role":"ADMIN","tags":["math"],"created":"2023-11-14T22:13:20Z","email":"ada@example.com"}"#
+                + "\n")
+
+        let listed = await fixture.connection.call(
+            GRPCConnection.Call(method: "fathom.test.Users/ListUsers"),
+            request: try fixture.encode(#"{"role": "MEMBER"}"#, as: "fathom.test.ListUsersRequest"))
+        #expect(listed.outcome.status.isOK)
+        #expect(try listed.messages.map { try fixture.decode($0, as: "fathom.test.User") }.count == 2)
+
+        let users = try [#"{"displayName": "a"}"#, #"{"displayName": "b"}"#, #"{"displayName": "c"}"#].map {
+            try fixture.encode($0, as: "fathom.test.User")
+        }
+        let created = Messages()
+        let createdOutcome = await fixture.connection.call(
+            GRPCConnection.Call(method: "fathom.test.Users/CreateUsers"), requests: Self.stream(users)
+        ) { event in if case .message(let bytes) = event { await created.append(bytes) } }
+        #expect(createdOutcome.status.isOK)
+        #expect(
+            try fixture.decode(try #require(await created.all.first), as: "fathom.test.CreateUsersReply")
+                == #"{"created":3,"ids":["100","101","102"]}"# + "\n")
+
+        let shouted = Messages()
+        let shoutOutcome = await fixture.connection.call(
+            GRPCConnection.Call(method: "fathom.test.Users/Shout"), requests: Self.stream(users)
+        ) { event in if case .message(let bytes) = event { await shouted.append(bytes) } }
+        #expect(shoutOutcome.status.isOK)
+        #expect(
+            try await shouted.all.map { try fixture.decode($0, as: "fathom.test.User") }
+                == [#"{"displayName":"A"}"#, #"{"displayName":"B"}"#, #"{"displayName":"C"}"#].map { $0 + "\n" })
+        await fixture.connection.close()
+    }
+
+    @Test func metadataGoesBothWaysAndAFailureHasItsStatusAndDetails() async throws {
+        let fixture = try await Fixture()
+        var metadata = GRPCMetadata()
+        metadata.add("x-echo-request", "abc")
+        let call = await fixture.connection.call(
+            GRPCConnection.Call(method: "fathom.test.Users/GetUser", metadata: metadata),
+            request: try fixture.encode(#"{"id": 2}"#, as: "fathom.test.GetUserRequest"))
+        #expect(call.outcome.headers["x-echo-request"] == ["abc"])
+        #expect(call.outcome.trailers["x-trailer-request"] == ["abc"])
+
+        let missing = await fixture.connection.call(
+            GRPCConnection.Call(method: "fathom.test.Users/GetUser"),
+            request: try fixture.encode(#"{"id": 9}"#, as: "fathom.test.GetUserRequest"))
+        #expect(missing.outcome.status.codeName == "NOT_FOUND")
+        #expect(missing.outcome.status.message == "no user has id 9")
+        #expect(
+            missing.outcome.trailers.bytes("grpc-status-details-bin").count == 1,
+            "\(missing.outcome.trailers.entries.map(\.name)) \(missing.outcome.headers.entries.map(\.name))")
+
+        let unknown = await fixture.connection.call(
+            GRPCConnection.Call(method: "fathom.test.Users/Nope"), request: [])
+        #expect(unknown.outcome.status.codeName == "UNIMPLEMENTED")
+        await fixture.connection.close()
+    }
+
+    @Test func aBearerTokenIsMetadata() async throws {
+        let secret = "grpc-planted-secret-1234"
+        var metadata = GRPCMetadata()
+        metadata.add("authorization", "Bearer \(secret)")
+        let fixture = try await Fixture(["--token", secret], metadata: metadata)
+        let request = try fixture.encode(#"{"id": 1}"#, as: "fathom.test.GetUserRequest")
+        let without = await fixture.connection.call(
+            GRPCConnection.Call(method: "fathom.test.Users/GetUser"), request: request)
+        #expect(without.outcome.status == GRPCStatus(code: 16, message: "a bearer token is needed"))
+        let with = await fixture.connection.call(
+            GRPCConnection.Call(method: "fathom.test.Users/GetUser", metadata: metadata), request: request)
+        #expect(with.outcome.status.isOK)
+        await fixture.connection.close()
+    }
+
+    @Test func aServerThatIsNotThereIsUnavailableAtOnce() async throws {
+        let port = try GRPCServer.unusedPort()
+        let connection = try GRPCConnection(target: GRPCTarget(host: "127.0.0.1", port: port, plaintext: true))
+        let started = ContinuousClock.now
+        let call = await connection.call(GRPCConnection.Call(method: "a.B/C", timeout: .seconds(20)), request: [])
+        #expect(call.outcome.status.codeName == "UNAVAILABLE")
+        #expect(ContinuousClock.now - started < .seconds(10))
+        await #expect(throws: GRPCError.self) { try await ServerReflection(connection: connection).load() }
+        await connection.close()
+    }
+
+    static func stream(_ messages: [[UInt8]]) -> AsyncStream<[UInt8]> {
+        AsyncStream { continuation in
+            for message in messages { continuation.yield(message) }
+            continuation.finish()
+        }
+    }
+
+    actor Messages {
+        var all: [[UInt8]] = []
+        func append(_ bytes: [UInt8]) { all.append(bytes) }
+    }
+}
+
+/// `Tests/Servers/grpc_server.py` in its own process: the port it prints, killed when done.
+final class GRPCServer {
+    static let script = FathomBinary.packageRoot + "/Tests/Servers/grpc_server.py"
+    let process = Process()
+    let port: Int
+
+    init(_ arguments: [String] = []) throws {
+        process.executableURL = URL(fileURLWithPath: GraphQLServer.python ?? "/usr/bin/python3")
+        process.arguments = [Self.script] + arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var line = Data()
+        while let byte = try out.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
+            line.append(byte)
+        }
+        guard let port = Int(String(decoding: line, as: UTF8.self)) else {
+            kill(process.processIdentifier, SIGKILL)
+            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "the gRPC server did not start"])
+        }
+        self.port = port
+    }
+
+    /// A port nothing listens on (bound, then closed).
+    static func unusedPort() throws -> Int {
+        let run = try Program.run([
+            "python3", "-c", "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])",
+        ])
+        return Int(run.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 1
+    }
+
+    deinit {
+        // SIGKILL: the test process blocks SIGTERM (see GraphQLServer).
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+}
