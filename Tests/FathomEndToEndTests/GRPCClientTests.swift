@@ -158,25 +158,11 @@ struct GRPCClientTests {
 /// `Tests/Servers/grpc_server.py` in its own process: the port it prints, killed when done.
 final class GRPCServer {
     static let script = FathomBinary.packageRoot + "/Tests/Servers/grpc_server.py"
-    let process = Process()
-    let port: Int
+    let server: PythonServer
+    var port: Int { server.port }
 
     init(_ arguments: [String] = []) throws {
-        process.executableURL = URL(fileURLWithPath: GraphQLServer.python ?? "/usr/bin/python3")
-        process.arguments = [Self.script] + arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var line = Data()
-        while let byte = try out.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
-            line.append(byte)
-        }
-        guard let port = Int(String(decoding: line, as: UTF8.self)) else {
-            kill(process.processIdentifier, SIGKILL)
-            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "the gRPC server did not start"])
-        }
-        self.port = port
+        server = try PythonServer(script: Self.script, arguments: arguments)
     }
 
     /// A port nothing listens on (bound, then closed).
@@ -185,11 +171,5 @@ final class GRPCServer {
             "python3", "-c", "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])",
         ])
         return Int(run.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 1
-    }
-
-    deinit {
-        // SIGKILL: the test process blocks SIGTERM (see GraphQLServer).
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
     }
 }

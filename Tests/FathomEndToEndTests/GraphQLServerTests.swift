@@ -206,28 +206,14 @@ struct GraphQLServerTests {
 
 /// `Tests/Servers/graphql_server.py` in its own process: the port it prints, killed when done.
 final class GraphQLServer {
-    static let python = ProcessInfo.processInfo.environment["FATHOM_PYTHON"]
+    static let python = PythonServer.python
     static let script = FathomBinary.packageRoot + "/Tests/Servers/graphql_server.py"
-    let process = Process()
+    let server: PythonServer
     let url: String
 
     init(_ arguments: [String]) throws {
-        process.executableURL = URL(fileURLWithPath: Self.python ?? "/usr/bin/python3")
-        process.arguments = [Self.script] + arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var line = Data()
-        while let byte = try out.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
-            line.append(byte)
-        }
-        guard let port = Int(String(decoding: line, as: UTF8.self)) else {
-            kill(process.processIdentifier, SIGKILL)
-            throw CocoaError(
-                .fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "the GraphQL server did not start"])
-        }
-        url = "http://127.0.0.1:\(port)"
+        server = try PythonServer(script: Self.script, arguments: arguments)
+        url = "http://127.0.0.1:\(server.port)"
         // uvicorn prints the port before it accepts: wait until it answers.
         for _ in 0..<100 {
             if (try? Program.run(["curl", "-s", "-o", "/dev/null", url + "/graphql?query=%7Bhello%7D"]))?.status == 0 {
@@ -235,12 +221,5 @@ final class GraphQLServer {
             }
             Thread.sleep(forTimeInterval: 0.05)
         }
-    }
-
-    deinit {
-        // SIGKILL: the test process blocks SIGTERM on its threads, and a child started from one
-        // inherits the mask, so uvicorn would never see a terminate.
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
     }
 }

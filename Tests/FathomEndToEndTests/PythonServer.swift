@@ -1,0 +1,36 @@
+import Foundation
+
+/// A test server written in Python (`Tests/Servers/…`) in its own process, under FATHOM_PYTHON: it
+/// prints its port on its first line, and is killed when this is released.
+final class PythonServer {
+    static let python = ProcessInfo.processInfo.environment["FATHOM_PYTHON"]
+    let process = Process()
+    let port: Int
+
+    init(script: String, arguments: [String]) throws {
+        process.executableURL = URL(fileURLWithPath: Self.python ?? "/usr/bin/python3")
+        process.arguments = [script] + arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var line = Data()
+        while let byte = try out.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
+            line.append(byte)
+        }
+        guard let port = Int(String(decoding: line, as: UTF8.self)) else {
+            kill(process.processIdentifier, SIGKILL)
+            throw CocoaError(
+                .fileReadUnknown,
+                userInfo: [NSLocalizedDescriptionKey: "\((script as NSString).lastPathComponent) did not start"])
+        }
+        self.port = port
+    }
+
+    deinit {
+        // SIGKILL: the test process blocks SIGTERM on its threads, and a child started from one
+        // inherits the mask, so the server would never see a terminate.
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+}
