@@ -173,3 +173,63 @@ final class GRPCServer {
         return Int(run.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 1
     }
 }
+
+/// `.proto` files through protoc (grpcio-tools' here): descriptors with their comments, and what
+/// protoc says when it fails as one line.
+@Suite(.enabled(if: GraphQLServer.python != nil, "needs FATHOM_PYTHON with grpcio-tools: run through `make test`"))
+struct ProtoCompilerTests {
+    static var protoc: [String] { [GraphQLServer.python ?? "python3", "-m", "grpc_tools.protoc"] }
+
+    /// grpcio-tools keeps the well-known types' files beside itself.
+    static func wellKnownTypes() throws -> String {
+        let run = try Program.run([
+            GraphQLServer.python ?? "python3", "-c",
+            "import grpc_tools, os; print(os.path.join(os.path.dirname(grpc_tools.__file__), '_proto'))",
+        ])
+        return run.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test func aProtoFileCompilesWithItsCommentsAndImports() throws {
+        let directory = FathomBinary.packageRoot + "/Tests/Servers/grpc"
+        let pool = try ProtoCompiler(command: Self.protoc, importPaths: [directory, try Self.wellKnownTypes()])
+            .compile(["users.proto"])
+        let users = try #require(pool.service(named: "fathom.test.Users"))
+        #expect(users.comment == "Users, every kind of call.")
+        #expect(
+            users.method(named: "GetUser")?.comment
+                == "One user by id; NOT_FOUND with a BadRequest detail when there is none.")
+        let user = pool[try #require(pool.message(named: "fathom.test.User"))]
+        #expect(user.field(named: "displayName")?.comment == "The name shown to others.")
+        #expect(pool.files.contains("google/protobuf/timestamp.proto"))
+    }
+
+    @Test func whatProtocRefusesIsOneLine() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fathom-protoc-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try #"syntax = "proto3"; import "missing/b.proto"; message A { B b = 1; }"#.write(
+            toFile: directory + "/a.proto", atomically: true, encoding: .utf8)
+        try #"syntax = "proto3"; message A { int32 x = 1 }"#.write(
+            toFile: directory + "/bad.proto", atomically: true, encoding: .utf8)
+        let compiler = ProtoCompiler(command: Self.protoc, importPaths: [directory])
+        #expect(
+            throws: ProtobufError(
+                "\(directory)/a.proto imports missing/b.proto, which is in none of the import directories (\(directory)): add -I DIR"
+            )
+        ) {
+            try compiler.compile(["a.proto"])
+        }
+        #expect(throws: ProtobufError("\(directory)/bad.proto:1:44: Expected \";\".")) { try compiler.compile(["bad.proto"]) }
+        // Without -I, the file's own directory.
+        #expect(throws: ProtobufError.self) {
+            try ProtoCompiler(command: Self.protoc).compile([directory + "/bad.proto"])
+        }
+        #expect(
+            throws: ProtobufError(
+                "no-such-protoc is not installed: apt-get install protobuf-compiler (or give descriptors with --protoset)"
+            )
+        ) {
+            try ProtoCompiler(command: ["no-such-protoc"]).compile(["a.proto"])
+        }
+    }
+}
