@@ -219,7 +219,8 @@ struct ProtoCompilerTests {
         ) {
             try compiler.compile(["a.proto"])
         }
-        #expect(throws: ProtobufError("\(directory)/bad.proto:1:44: Expected \";\".")) { try compiler.compile(["bad.proto"]) }
+        let syntax = ProtobufError("\(directory)/bad.proto:1:44: Expected \";\".")
+        #expect(throws: syntax) { try compiler.compile(["bad.proto"]) }
         // Without -I, the file's own directory.
         #expect(throws: ProtobufError.self) {
             try ProtoCompiler(command: Self.protoc).compile([directory + "/bad.proto"])
