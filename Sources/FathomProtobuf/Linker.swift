@@ -288,16 +288,16 @@ struct Linker {
             realIndex[index] = realIndex.count
         }
         for (position, field) in proto.field.enumerated() {
-            let where_ = "\(pending.fullName).\(field.name.isEmpty ? "#\(position + 1)" : field.name)"
-            guard !field.name.isEmpty else { throw ProtobufError("\(where_): a field with no name") }
+            let place = "\(pending.fullName).\(field.name.isEmpty ? "#\(position + 1)" : field.name)"
+            guard !field.name.isEmpty else { throw ProtobufError("\(place): a field with no name") }
             guard (1...536_870_911).contains(field.number) else {
-                throw ProtobufError("\(where_): field number \(field.number) is outside 1…536870911")
+                throw ProtobufError("\(place): field number \(field.number) is outside 1…536870911")
             }
             if let other = byNumber[field.number] {
-                throw ProtobufError("\(where_): number \(field.number) is also \(fields[other].name)'s")
+                throw ProtobufError("\(place): number \(field.number) is also \(fields[other].name)'s")
             }
             let fieldFeatures = pending.features.applying(field.options.hasFeatures ? field.options.features : nil)
-            let type = try fieldType(field, scope: pending.fullName, features: fieldFeatures, where: where_)
+            let type = try fieldType(field, scope: pending.fullName, features: fieldFeatures, where: place)
             let cardinality: FieldDescriptor.Cardinality =
                 switch field.label {
                 case .repeated: .repeated
@@ -310,9 +310,9 @@ struct Linker {
             if field.hasOneofIndex {
                 let index = Int(field.oneofIndex)
                 guard proto.oneofDecl.indices.contains(index) else {
-                    throw ProtobufError("\(where_): oneof index \(index) names no oneof")
+                    throw ProtobufError("\(place): oneof index \(index) names no oneof")
                 }
-                guard cardinality != .repeated else { throw ProtobufError("\(where_): a repeated field in a oneof") }
+                guard cardinality != .repeated else { throw ProtobufError("\(place): a repeated field in a oneof") }
                 oneofFields[index].append(field.number)
                 oneof = realIndex[index]
             }
@@ -329,7 +329,7 @@ struct Linker {
                 field.hasJsonName && !field.jsonName.isEmpty ? field.jsonName : DescriptorPool.jsonName(for: field.name)
             for key in [field.name, jsonName] {
                 if let other = byName[key], fields[other].number != field.number {
-                    throw ProtobufError("\(where_): the name \(key) is also \(fields[other].name)'s")
+                    throw ProtobufError("\(place): the name \(key) is also \(fields[other].name)'s")
                 }
             }
             byNumber[field.number] = fields.count

@@ -11,11 +11,14 @@ public struct ProtoCompiler: Sendable {
     public let command: [String]
     /// The import directories (`-I`); when empty, each file's own directory.
     public let importPaths: [String]
+    /// How long protoc may run before it is stopped and the compile fails.
+    public let timeout: Duration
 
-    /// A compiler running `command` with `importPaths`.
-    public init(command: [String] = ["protoc"], importPaths: [String] = []) {
+    /// A compiler running `command` with `importPaths`, stopped after `timeout`.
+    public init(command: [String] = ["protoc"], importPaths: [String] = [], timeout: Duration = .seconds(60)) {
         self.command = command
         self.importPaths = importPaths
+        self.timeout = timeout
     }
 
     /// The descriptors of `files` and everything they import.
@@ -39,7 +42,14 @@ public struct ProtoCompiler: Sendable {
             command + paths.map { "-I\($0)" } + [
                 "--descriptor_set_out=\(output)", "--include_imports", "--include_source_info",
             ] + files
-        let errors = Pipe()
+        // protoc's messages go to a file, not a pipe: a child it left running cannot hold the
+        // wait open after it is stopped.
+        let messages = output + ".txt"
+        defer { try? FileManager.default.removeItem(atPath: messages) }
+        guard FileManager.default.createFile(atPath: messages, contents: nil),
+            let errors = FileHandle(forWritingAtPath: messages)
+        else { throw ProtobufError("cannot write to \(FileManager.default.temporaryDirectory.path)") }
+        defer { try? errors.close() }
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
         do {
@@ -47,8 +57,24 @@ public struct ProtoCompiler: Sendable {
         } catch {
             throw Self.notInstalled(command)
         }
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        // The wait is bounded: protoc is stopped after the timeout.
+        let started = ContinuousClock.now
+        // SIGKILL, not terminate(): a child inherits the signal mask of the thread that started it,
+        // and one that blocks SIGTERM would never see it.
+        let stop = DispatchWorkItem { [process] in
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+        DispatchQueue.global().asyncAfter(
+            deadline: .now() + .milliseconds(Int(timeout / .milliseconds(1))), execute: stop)
         process.waitUntilExit()
+        stop.cancel()
+        let text = String(decoding: FileManager.default.contents(atPath: messages) ?? Data(), as: UTF8.self)
+        if process.terminationReason == .uncaughtSignal {
+            throw ProtobufError(
+                ContinuousClock.now - started >= timeout
+                    ? "\(command.first ?? "protoc") did not finish within \(timeout)"
+                    : "\(command.first ?? "protoc") stopped on signal \(process.terminationStatus)")
+        }
         // env exits 127 when it finds no such command.
         if process.terminationStatus == 127 { throw Self.notInstalled(command) }
         guard process.terminationStatus == 0, let data = FileManager.default.contents(atPath: output) else {

@@ -203,6 +203,13 @@ struct ProtoCompilerTests {
         #expect(pool.files.contains("google/protobuf/timestamp.proto"))
     }
 
+    @Test func aProtocThatDoesNotFinishIsStopped() {
+        let hanging = ProtoCompiler(command: ["sh", "-c", "exec sleep 30", "protoc"], timeout: .milliseconds(300))
+        let started = ContinuousClock.now
+        #expect(throws: ProtobufError("sh did not finish within 0.3 seconds")) { try hanging.compile(["a.proto"]) }
+        #expect(ContinuousClock.now - started < .seconds(10))
+    }
+
     @Test func whatProtocRefusesIsOneLine() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fathom-protoc-\(UUID())").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
