@@ -18,11 +18,7 @@ final class DemoServerProcess {
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         try process.run()
-        var line = Data()
-        while let byte = try out.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
-            line.append(byte)
-        }
-        baseURL = String(decoding: line, as: UTF8.self)
+        baseURL = try out.firstLine()
         guard baseURL.hasPrefix("http://127.0.0.1:") else {
             process.terminate()
             throw CocoaError(

@@ -14,11 +14,8 @@ final class PythonServer {
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         try process.run()
-        var line = Data()
-        while let byte = try out.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
-            line.append(byte)
-        }
-        guard let port = Int(String(decoding: line, as: UTF8.self)) else {
+        let line = try out.firstLine()
+        guard let port = Int(line) else {
             kill(process.processIdentifier, SIGKILL)
             throw CocoaError(
                 .fileReadUnknown,
@@ -32,5 +29,17 @@ final class PythonServer {
         // inherits the mask, so the server would never see a terminate.
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
+    }
+}
+
+extension Pipe {
+    /// The first line a started process writes here, read a byte at a time so nothing after it is
+    /// taken from the pipe; without its newline.
+    func firstLine() throws -> String {
+        var line = Data()
+        while let byte = try fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
+            line.append(byte)
+        }
+        return String(decoding: line, as: UTF8.self)
     }
 }
