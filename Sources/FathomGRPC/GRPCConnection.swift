@@ -1,3 +1,4 @@
+@_spi(Fathom) import FathomProtobuf
 import Foundation
 import GRPCCore
 import GRPCNIOTransportHTTP2
@@ -194,20 +195,13 @@ public final class GRPCConnection: Sendable {
                 guard !entry.key.hasPrefix(":") else { return nil }
                 switch entry.value {
                 case .string(let text):
-                    if entry.key.lowercased().hasSuffix("-bin"), let bytes = Self.base64(text) {
+                    if entry.key.lowercased().hasSuffix("-bin"), let bytes = Base64.decode(text) {
                         return GRPCMetadata.Entry(name: entry.key, value: .bytes(bytes))
                     }
                     return GRPCMetadata.Entry(name: entry.key, value: .text(text))
                 case .binary(let bytes): return GRPCMetadata.Entry(name: entry.key, value: .bytes(bytes))
                 }
             })
-    }
-
-    /// gRPC's base64 for `-bin` values: standard alphabet, padding optional.
-    private static func base64(_ text: String) -> [UInt8]? {
-        var padded = text
-        while padded.utf8.count % 4 != 0 { padded += "=" }
-        return Data(base64Encoded: padded).map { [UInt8]($0) }
     }
 
     static func metadata(_ metadata: GRPCMetadata) -> Metadata {

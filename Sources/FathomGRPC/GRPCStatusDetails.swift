@@ -1,5 +1,5 @@
 import FathomJSON
-import FathomProtobuf
+@_spi(Fathom) import FathomProtobuf
 import Foundation
 import SwiftProtobuf
 
@@ -133,7 +133,7 @@ public enum GRPCStatusDetails {
         }
         return .object([
             JSON.Member(key: "@type", value: .string(url)),
-            JSON.Member(key: "value", value: .string(Data(bytes).base64EncodedString())),
+            JSON.Member(key: "value", value: .string(Base64.encode(bytes))),
         ])
     }
 }

@@ -1,5 +1,5 @@
 import FathomJSON
-import FathomProtobuf
+@_spi(Fathom) import FathomProtobuf
 import Foundation
 import SwiftProtobuf
 
@@ -74,7 +74,7 @@ public struct ServerReflection: Sendable {
                     continue
                 }
                 for case .string(let base64) in encoded {
-                    guard let data = Data(base64Encoded: base64), case let bytes = [UInt8](data),
+                    guard let bytes = Base64.decode(base64),
                         let file = try? Google_Protobuf_FileDescriptorProto(serializedBytes: bytes)
                     else { throw GRPCError("the server sent a file descriptor that is not one") }
                     guard files[file.name] == nil else { continue }
