@@ -90,6 +90,7 @@ let package = Package(
         .target(
             name: "FathomGRPC",
             dependencies: [
+                "FathomHTTP",
                 "FathomProtobuf",
                 "FathomJSON",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
@@ -115,6 +116,8 @@ let package = Package(
                 "FathomJSON",
                 "FathomOpenAPI",
                 "FathomGraphQL",
+                "FathomProtobuf",
+                "FathomGRPC",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),

@@ -56,6 +56,7 @@ public final class NetworkClient: Sendable {
     /// Where requests go.
     public let transport: any Transport
     private let pipeline: Next
+    private let wireLog: WireLog?
 
     /// A client with the default transport and no base URL.
     public static let shared = NetworkClient()
@@ -69,6 +70,7 @@ public final class NetworkClient: Sendable {
         let wireLog = configuration.logger.map {
             WireLog(logger: $0, detail: configuration.logDetail, redactor: configuration.redactor)
         }
+        self.wireLog = wireLog
         let last: Next = { @Sendable request in
             wireLog?.logRequest(request)
             do {
@@ -125,6 +127,54 @@ public final class NetworkClient: Sendable {
         }
         do {
             return try await pipeline(request)
+        } catch {
+            throw redacted(Self.normalize(error, elapsed: ContinuousClock.now - start))
+        }
+    }
+
+    /// Sends a prepared request through this client's interceptors and wire log, with `ending`
+    /// in place of the transport: the way a protocol whose wire is not this client's (a gRPC
+    /// call over its own HTTP/2 connection) gets what every request gets — an ``Authenticator``'s
+    /// credentials (and its one retry after a `401` answer), signing, default headers, and the
+    /// wire log, masked.
+    ///
+    /// ```swift
+    /// let response = try await client.send(prepared) { request in
+    ///     // request.headers now carry the credentials; make the call with them.
+    ///     try await call(with: request.headers)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - request: The request as the protocol's call is described to the interceptors.
+    ///   - ending: Makes the call with the request the interceptors leave, and answers with a
+    ///     response they can read (a `401` to have an authenticator try once more).
+    /// - Returns: What `ending` answered.
+    /// - Throws: ``NetworkError``, masked, as ``send(_:)-(PreparedRequest)`` throws.
+    public func send(
+        _ request: PreparedRequest, through ending: @escaping Next
+    ) async throws(NetworkError) -> NetworkResponse<Data> {
+        let start = ContinuousClock.now
+        var request = request
+        let redactor = configuration.redactor
+        for field in request.headers
+        where redactor.isSecretHeader(field.name) || redactor.redact(field.value) != field.value {
+            request.credentialHeaders.insert(field.name)
+        }
+        let wireLog = self.wireLog
+        let last: Next = { @Sendable request in
+            wireLog?.logRequest(request)
+            do {
+                let response = try await ending(request)
+                wireLog?.logResponse(response)
+                return response
+            } catch {
+                if let wireLog { wireLog.logFailure(request, error: NetworkClient.normalize(error, elapsed: nil)) }
+                throw error
+            }
+        }
+        do {
+            return try await InterceptorChain.make(configuration.interceptors, ending: last)(request)
         } catch {
             throw redacted(Self.normalize(error, elapsed: ContinuousClock.now - start))
         }
