@@ -65,6 +65,7 @@ import Testing
         var values = SessionSnapshot.Values()
         values.variableNames = ["token"]
         values.paths = ["/users"]
+        values.grpcMethods = ["fathom.test.Users/GetUser", "fathom.test.Admin/GetUser", "fathom.test.Users/ListUsers"]
         values.spec = try APIDescription(
             data: Data(
                 #"{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/users": {"get": {"operationId": "listUsers", "responses": {"200": {"description": "ok"}}}}}}"#
@@ -91,6 +92,13 @@ import Testing
             #expect(candidates.contains("a.fathom"))
         case .operation, .operationIDs: #expect(candidates == ["listUsers "])
         case .environments: #expect(candidates.isEmpty)
+        case .grpcMethods:
+            // Full names, and a short name only when one method has it.
+            #expect(
+                candidates == [
+                    "fathom.test.Users/GetUser ", "fathom.test.Admin/GetUser ", "fathom.test.Users/ListUsers ",
+                    "ListUsers ",
+                ])
         case .subcommands(let subcommands):
             #expect(Set(candidates.map { $0.trimmingCharacters(in: .whitespaces) }) == Set(subcommands.map(\.word)))
         case .request:

@@ -49,6 +49,11 @@ import Testing
         "graphql": [
             "graphql /graphql", "graphql --schema /nonexistent/schema.graphql", "graphql --schema /etc/hostname",
         ],
+        "grpc": [
+            "grpc 127.0.0.1:9 --plaintext", "grpc {{missing}}", "grpc 127.0.0.1:9 --protoset /nonexistent.protoset",
+            "grpc 127.0.0.1:9 --protoset /etc/hostname",
+        ],
+        "call": ["call GetUser", "call pkg.Users/GetUser {\"id\": {{missing}}}"],  // no gRPC services loaded
         "mutation": ["{ users { id } }", "query @/nonexistent/ops.graphql", "{ users { id } } filter:=nojson"],
         "cert": ["cert /nonexistent/client.pem", "cert --ca /nonexistent/ca.pem", "cert /etc/hostname"],
         "set": ["set b = {{missing}}"],

@@ -1,11 +1,12 @@
 """A gRPC server nobody at Fathom wrote: Python grpcio with grpcio-reflection (which serves only
 grpc.reflection.v1alpha), serving Tests/Servers/grpc/users.proto on 127.0.0.1.
 
-  grpc_server.py [--token T] [--changed] [--tls CERT KEY] [--no-reflection]
+  grpc_server.py [--token T] [--changed] [--tls CERT KEY] [--no-reflection] [--record FILE]
 
 Prints its port, then serves until killed. --token: every call needs `authorization: Bearer T`.
 --changed: GetUser answers another name (a replay against it must fail). Metadata sent as
-`x-echo-NAME` comes back as header `x-echo-NAME` and trailer `x-trailer-NAME`.
+`x-echo-NAME` comes back as header `x-echo-NAME` and trailer `x-trailer-NAME`. --record: every
+call's metadata is appended to FILE (a test asserts what a server was never sent).
 """
 import os
 import subprocess
@@ -32,6 +33,7 @@ from google.protobuf import any_pb2  # noqa: E402
 arguments = sys.argv[1:]
 token = arguments[arguments.index("--token") + 1] if "--token" in arguments else None
 changed = "--changed" in arguments
+record = arguments[arguments.index("--record") + 1] if "--record" in arguments else None
 
 USERS = [
     users_pb2.User(id=1, display_name="Ada Lovelace", role=users_pb2.ADMIN, tags=["math"], email="ada@example.com"),
@@ -43,6 +45,10 @@ USERS[0].created.FromSeconds(1_700_000_000)
 
 def check(context):
     metadata = dict(context.invocation_metadata())
+    if record is not None:
+        with open(record, "a") as log:
+            for key, value in metadata.items():
+                log.write(f"{key}: {value if isinstance(value, str) else value.hex()}\n")
     echoes = [(k, v) for k, v in metadata.items() if k.startswith("x-echo-")]
     if echoes:
         context.send_initial_metadata(echoes)

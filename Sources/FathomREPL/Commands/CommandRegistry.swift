@@ -20,7 +20,7 @@ enum CommandRegistry {
         VolatileCommand.self,
         // An API description
         SpecCommand.self, LsCommand.self, DescribeCommand.self, OpCommand.self, ValidateCommand.self,
-        GraphQLCommand.self, GraphQLOperationCommand.self,
+        GraphQLCommand.self, GraphQLOperationCommand.self, GRPCCommand.self, CallCommand.self,
         // Session files
         SaveCommand.self, LoadCommand.self, ReplayCommand.self, RecordCommand.self,
         // Other

@@ -32,6 +32,8 @@ struct CommandSpec: Sendable {
         case operation
         /// The description's operationIds.
         case operationIDs
+        /// The current API's gRPC methods (`call`).
+        case grpcMethods
     }
 
     /// A subcommand word and what follows it.
@@ -56,6 +58,8 @@ struct CommandSpec: Sendable {
         case shellWords
         /// A GraphQL operation: until its braces close (``GraphQLText``).
         case graphQL
+        /// A word, then inline JSON until its brackets balance (`call METHOD {…}`).
+        case jsonAfterWord
     }
 
     enum Group: String, CaseIterable, Sendable {

@@ -45,6 +45,9 @@ struct DescribeCommand: SingleCommand {
         if case .id(let name) = subject, let explorer = executor.graphQLExplorer(describing: name) {
             return .shows(.listing(try explorer.describe(name)))
         }
+        if case .id(let name) = subject, (try? executor.requireSpec()) == nil, let explorer = executor.grpcExplorer() {
+            return .shows(.listing(try explorer.describe(name)))
+        }
         let description = try executor.requireSpec().description
         let operation: APIOperation
         switch subject {

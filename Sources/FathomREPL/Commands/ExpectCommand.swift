@@ -8,7 +8,7 @@ struct ExpectCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "expect",
         synopsis:
-            "expect status 200|2xx | EXPR ==|!=|<|<=|>|>=|~|contains|startsWith|endsWith VALUE | EXPR exists|absent | header NAME ~ RE | time < 500ms | body ~ RE | schema | events >= 3 | event EXPR OP VALUE | message [EXPR OP VALUE] | batch p99 < 200ms",
+            "expect status 200|2xx|NOT_FOUND | EXPR ==|!=|<|<=|>|>=|~|contains|startsWith|endsWith VALUE | EXPR exists|absent | header NAME ~ RE | trailer NAME ~ RE | time < 500ms | body ~ RE | schema | events >= 3 | event EXPR OP VALUE | message [EXPR OP VALUE] | batch p99 < 200ms",
         summary: "check the last response; a failure says expected and actual, and the session goes on",
         details: """
             VALUE is JSON when it parses as JSON (42, "Ada", [1,2], null), else text. `~` matches a \
@@ -24,10 +24,11 @@ struct ExpectCommand: SingleCommand {
             against a share (100%) or a count. On a WebSocket (`ws`), `expect message $.type == "echo"` \
             waits for a message that matches (its JSON, or its text as a string), up to the `timeout` (10 s \
             without one), from the one after the last matched on; `expect message` waits for any. \
-            `fathom replay` counts failed expectations.
+            After a gRPC call (`call`), `expect status NOT_FOUND` (a name or a code, 0 to 16) checks its status \
+            and `expect trailer NAME …` its trailer metadata. `fathom replay` counts failed expectations.
             """,
         completion: .words([
-            "status", "header", "time", "body", "schema", "events", "errors", "event", "message", "batch",
+            "status", "header", "trailer", "time", "body", "schema", "events", "errors", "event", "message", "batch",
         ]),
         group: .responses)
 
@@ -57,6 +58,7 @@ struct ExpectCommand: SingleCommand {
         case .time: writer.raw("time")
         case .body: writer.raw("body")
         case .header(let name): writer.raw("header " + Quoting.word(name))
+        case .trailer(let name): writer.raw("trailer " + Quoting.word(name))
         case .value(let path): writer.word(path, literal: true)
         case .batch(let metric): writer.raw("batch " + metric.text)
         case .events: writer.raw("events")
@@ -107,7 +109,7 @@ struct ExpectCommand: SingleCommand {
         }
         let operand = try expectation.operand.map { try executor.session.variables.expand($0) }
         let result = try ExpectationEvaluator.evaluate(
-            expectation, operand: operand, response: entry.response, stream: entry.stream
+            expectation, operand: operand, response: entry.response, stream: entry.stream, grpc: entry.grpc
         ) {
             try executor.query($0, in: entry).map(\.value)
         }
@@ -194,6 +196,10 @@ struct ExpectCommand: SingleCommand {
             let name = try a.word("a header name")
             try CommandParser.checkHeaderName(name.text, column: name.column)
             subject = .header(name.text)
+        case ("trailer", false):
+            let name = try a.word("a trailer name")
+            try CommandParser.checkHeaderName(name.text, column: name.column)
+            subject = .trailer(name.text)
         default:
             let (path, _) = Expectation.counting(first.text)
             try CommandParser.checkPath(Word(path, column: first.column, quoted: first.quoted))
@@ -209,6 +215,8 @@ struct ExpectCommand: SingleCommand {
                     .equal, .notEqual, .matches, .notMatches, .contains, .startsWith, .endsWith, .less, .lessOrEqual,
                     .greater, .greaterOrEqual, .exists, .absent,
                 ]
+            case .trailer:
+                [.equal, .notEqual, .matches, .notMatches, .contains, .startsWith, .endsWith, .exists, .absent]
             case .value: Expectation.Operator.allCases
             case .schema, .batch: []
             }
@@ -249,10 +257,11 @@ struct ExpectCommand: SingleCommand {
         }
         switch subject {
         case .status:
-            guard StatusPattern(operandText) != nil, op == .equal || op == .notEqual || Int(operandText) != nil else {
+            let known = StatusPattern(operandText) != nil || StatusPattern.grpcCode(operandText) != nil
+            guard known, op == .equal || op == .notEqual || Int(operandText) != nil else {
                 throw CommandError(
                     .expectation, .invalid(kind: "status", value: operandText), column: operandColumn,
-                    hint: "write a code (200) or a class (2xx)")
+                    hint: "write a code (200), a class (2xx) or a gRPC status (NOT_FOUND, 5)")
             }
         case .time:
             _ = try DurationText.parse(Word(operandText, column: operandColumn), hint: "write 500ms or 2s")

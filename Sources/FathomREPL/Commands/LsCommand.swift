@@ -24,6 +24,9 @@ struct LsCommand: SingleCommand {
         if let explorer = executor.graphQLExplorer(describing: path) {
             return .shows(.listing(try explorer.list(path)))
         }
+        if (try? executor.requireSpec()) == nil, let explorer = executor.grpcExplorer() {
+            return .shows(.listing(try explorer.list(path)))
+        }
         let loaded = try executor.requireSpec()
         var draft = executor.session.draft
         if let path { draft.cd(path) }

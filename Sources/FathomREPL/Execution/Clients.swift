@@ -1,3 +1,4 @@
+import FathomGRPC
 @_spi(Fathom) import FathomHTTP
 import Foundation
 import Logging
@@ -52,6 +53,9 @@ struct Clients {
     /// The most connections to one host a batch has asked for (its concurrency): the wire is
     /// rebuilt with room for them when it has less.
     private var connectionsWanted = 0
+    /// gRPC connections by server (`grpc`): one lives while how it connects (TLS, trust, the
+    /// client certificate) stays the same.
+    private var grpcConnections: [String: GRPCConnection] = [:]
 
     init(_ fixed: Fixed) {
         self.fixed = fixed
@@ -79,6 +83,19 @@ struct Clients {
         let client = makeClient(authenticator(state.auth, credentials))
         apis[state.base] = APIClient(auth: state.auth, credentials: credentials, client: client)
         return client
+    }
+
+    /// The connection to a gRPC server: the one kept for it, or a new one when how it connects
+    /// changed (the old one closes once its calls are done).
+    mutating func grpcConnection(_ target: GRPCTarget) throws(GRPCError) -> GRPCConnection {
+        let key = target.description
+        if let kept = grpcConnections[key] {
+            if kept.target == target { return kept }
+            Task { await kept.close() }
+        }
+        let connection = try GRPCConnection(target: target)
+        grpcConnections[key] = connection
+        return connection
     }
 
     /// The client without session credentials (descriptions fetched, origins no API claims).

@@ -82,7 +82,7 @@ extension Executor {
             number: entry.number, response: entry.response, shownPath: shownPath(entry.response.url),
             decoder: session.settings.decoder, showHeaders: session.settings.showHeaders,
             schema: checked ? schemaCheck(for: entry, sent: sent) : nil, parsedStream: entry.stream,
-            graphQLErrors: graphQLErrors(of: entry))
+            graphQLErrors: graphQLErrors(of: entry), grpc: entry.grpc)
     }
 
     /// A URL as lists show it: path and query (secrets masked), or the whole URL on another origin.

@@ -204,7 +204,10 @@ public actor Executor {
         // A failed expectation is still part of the session: it says what should hold.
         if result.outcome != .failed, let kind = command.logKind {
             let response = result.response
-            let summary = response.map { "\($0.response.request.method) \($0.shownPath) → \($0.response.status)" }
+            let summary = response.map { output in
+                output.grpc.map { "call \($0.method) → \($0.status.codeName)" }
+                    ?? "\(output.response.request.method) \(output.shownPath) → \(output.response.status)"
+            }
             var recorded: Recorded?
             if session.recording {
                 // A conversation goes on after its line: the recording reads it when it is written.

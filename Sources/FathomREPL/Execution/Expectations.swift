@@ -1,3 +1,4 @@
+import FathomGRPC
 @_spi(Fathom) import FathomHTTP
 import FathomJSON
 import Foundation
@@ -17,6 +18,8 @@ struct Expectation: Equatable, Sendable {
         /// A JSONPath over the body.
         case value(String)
         case header(String)
+        /// A gRPC call's trailer metadata (`expect trailer NAME …`).
+        case trailer(String)
         case time
         case body
         /// The response against its operation in the loaded description (`expect schema`).
@@ -95,6 +98,12 @@ struct StatusPattern: Equatable {
         if let code { return status == code }
         return status / 100 == statusClass
     }
+
+    /// The gRPC status `text` names: `NOT_FOUND` (any case) or its code, 0 to 16.
+    static func grpcCode(_ text: String) -> Int? {
+        if let number = Int(text) { return (0...16).contains(number) ? number : nil }
+        return GRPCStatus.code(named: text.uppercased())
+    }
 }
 
 /// The outcome of one `expect` line.
@@ -111,10 +120,28 @@ enum ExpectationEvaluator {
     ///   which expands variables and parses a body once).
     static func evaluate(
         _ expectation: Expectation, operand: String?, response: NetworkResponse<Data>, stream: ParsedStream? = nil,
-        values: (String) throws -> [JSON]
+        grpc: GRPCCallRecord? = nil, values: (String) throws -> [JSON]
     ) throws -> ExpectationResult {
         let op = expectation.op
         switch expectation.subject {
+        case .status where grpc != nil && StatusPattern.grpcCode(operand ?? "") != nil:
+            // A gRPC call's status, by name or code (`expect status NOT_FOUND`, `expect status 5`).
+            let status = grpc?.status ?? GRPCStatus(code: 2)
+            let wanted = StatusPattern.grpcCode(operand ?? "") ?? -1
+            let passed =
+                switch op {
+                case .equal: status.code == wanted
+                case .notEqual: status.code != wanted
+                default: compare(status.code, op, wanted)
+                }
+            let expected = GRPCStatus(code: wanted).codeName
+            return ExpectationResult(
+                passed: passed, expected: describe(op, expected),
+                actual: status.codeName + (status.message.isEmpty ? "" : " (\(status.message))"))
+        case .trailer(let name):
+            let values = grpc?.trailers.values(for: NetworkHeaders.Name(name)) ?? []
+            let actual = values.isEmpty ? nil : values.joined(separator: ", ")
+            return try text(actual, op, operand, absentText: grpc == nil ? "not a gRPC call" : "no \(name) trailer")
         case .status:
             let code = response.status.code
             let operand = operand ?? ""

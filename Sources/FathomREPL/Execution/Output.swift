@@ -138,6 +138,8 @@ struct ResponseOutput: Sendable {
     var parsedStream: ParsedStream? = nil
     /// A GraphQL response's `errors` (empty when it has none); `nil` for any other response.
     var graphQLErrors: [GraphQLResponseError]? = nil
+    /// A gRPC call's status, trailers and details; `nil` for any other response.
+    var grpc: GRPCCallRecord? = nil
 }
 
 /// The draft as a request, credentials added, before it is sent.
@@ -197,6 +199,9 @@ struct Listing: Sendable {
         /// `ls` and `describe` over a GraphQL schema: a field (with its arguments) and its type,
         /// an argument, an enum value; its description as detail.
         case schema
+        /// `ls` and `describe` over gRPC descriptors: a method (its kind, its types), a field
+        /// (its type), an enum value; comments as detail.
+        case services
     }
 
     struct Item: Sendable {
@@ -291,6 +296,10 @@ enum Event: Sendable {
     case graphQLShown(GraphQLSummary?)
     /// `graphql PATH`: the endpoint set and its schema loaded.
     case graphQLLoaded(GraphQLSummary)
+    /// `grpc` alone: the API's gRPC server and its descriptors (`nil`: none loaded).
+    case grpcShown(GRPCSummary?)
+    /// `grpc TARGET`: the server's descriptors, loaded.
+    case grpcLoaded(GRPCSummary)
     /// The structure check of a description just loaded found these (a notice after the line).
     case structureProblems(title: String, count: Int, first: DescriptionProblem)
     /// `show #N > FILE`.

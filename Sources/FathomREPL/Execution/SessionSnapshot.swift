@@ -27,6 +27,8 @@ final class SessionSnapshot: Sendable {
         var webSocket: String?
         /// The current API's GraphQL schema, for the fields, arguments and values of an operation.
         var graphQL: SchemaIndex?
+        /// The current API's gRPC methods by full name (`pkg.Users/GetUser`), for `call`.
+        var grpcMethods: [String] = []
     }
 
     /// What the draft holds besides its method and path.
@@ -72,6 +74,7 @@ final class SessionSnapshot: Sendable {
                 auth: draft.auth.map { $0 != .none })
             values.basePath = session.basePath
             values.graphQL = session.currentAPI?.graphQL?.schema?.description.index
+            values.grpcMethods = session.currentAPI?.grpc?.methods.map(\.name) ?? []
         }
     }
 

@@ -10,6 +10,8 @@ struct StreamHead: Sendable {
     var headers: NetworkHeaders
     var format: StreamFormat
     var showHeaders: Bool
+    /// The gRPC method whose server stream this is (`call`), shown instead of the HTTP status.
+    var grpcMethod: String? = nil
 }
 
 /// One event of a stream, shown as it arrives.

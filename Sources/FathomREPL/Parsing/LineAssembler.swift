@@ -41,6 +41,14 @@ struct LineAssembler: Sendable {
             return depth > 0 ? nil : finish()
         }
         if lines.isEmpty {
+            if let continuation, continuation.kind == .jsonAfterWord {
+                let rest = continuation.rest.drop { $0 != " " && $0 != "\t" }.drop { $0 == " " || $0 == "\t" }
+                guard rest.hasPrefix("{") || rest.hasPrefix("[") else { return line }
+                depth = 0
+                lines.append(line)
+                depth += Self.bracketBalance(line)
+                return depth > 0 ? nil : finish()
+            }
             guard let continuation, continuation.kind == .body else { return line }
             let rest = continuation.rest
             // A heredoc's marker ends the first line: `body <<EOF`, `body raw <<EOF`.

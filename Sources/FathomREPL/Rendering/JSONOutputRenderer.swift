@@ -238,6 +238,19 @@ struct JSONOutputRenderer: Sendable {
             }
             members.append(JSON.Member(key: "graphql_errors", value: .array(list)))
         }
+        if let call = output.grpc {
+            members.append(
+                JSON.Member(
+                    key: "grpc",
+                    value: .object([
+                        member("method", call.method), member("kind", call.kind),
+                        JSON.Member(key: "status", value: .number(String(call.status.code))),
+                        member("status_name", call.status.codeName),
+                        member("message", redactor.redact(call.status.message)),
+                        JSON.Member(key: "trailers", value: headers(call.trailers)),
+                        JSON.Member(key: "details", value: call.details ?? .null),
+                    ])))
+        }
         if let stream = output.stream {
             members.append(
                 JSON.Member(
@@ -551,8 +564,18 @@ struct JSONOutputRenderer: Sendable {
             }
             return .object(members)
         }
+        func grpc(_ summary: GRPCSummary) -> JSON {
+            .object([
+                member("target", summary.target), member("source", summary.source),
+                number("services", summary.services), number("methods", summary.methods),
+            ])
+        }
         switch event {
         case .requestWarning(let problem): return [member("event", "request_warning"), member("problem", problem)]
+        case .grpcShown(let summary):
+            return [member("event", "grpc"), JSON.Member(key: "grpc", value: summary.map(grpc) ?? .null)]
+        case .grpcLoaded(let summary):
+            return [member("event", "grpc_loaded"), JSON.Member(key: "grpc", value: grpc(summary))]
         case .specShown(let summary):
             return [member("event", "spec"), JSON.Member(key: "spec", value: summary.map(spec) ?? .null)]
         case .specLoaded(let summary, let base):

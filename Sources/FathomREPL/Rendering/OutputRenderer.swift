@@ -59,7 +59,7 @@ struct OutputRenderer: Sendable {
             return (
                 renderer.render(
                     response.response, number: response.number, schema: response.schema,
-                    graphQLErrors: response.graphQLErrors ?? []), true
+                    graphQLErrors: response.graphQLErrors ?? [], grpc: response.grpc), true
             )
         case .streamHead(let head): return (StreamRenderer(palette: palette, redactor: redactor).head(head), false)
         case .streamEvent(let event): return (StreamRenderer(palette: palette, redactor: redactor).event(event), false)
@@ -93,11 +93,12 @@ struct OutputRenderer: Sendable {
     private func streamed(_ output: ResponseOutput, _ renderer: ResponseRenderer) -> String {
         let streams = StreamRenderer(palette: palette, redactor: redactor)
         let response = output.response
-        var line = renderer.statusLine(response, number: output.number, schema: output.schema)
+        var line = renderer.statusLine(response, number: output.number, schema: output.schema, grpc: output.grpc)
         if let summary = output.stream { line += palette.dim(" · ") + streams.ending(summary) }
         var text = line + "\n"
         // Each event or line that breaks the description's `itemSchema`, at `$[i]`.
         if let schema = output.schema { text += renderer.violations(schema) }
+        if let call = output.grpc { text += renderer.grpcStatus(call) }
         if output.stream?.shownLive == true { return text }
         if output.showHeaders {
             for field in redactor.redact(response.headers) {
@@ -253,6 +254,7 @@ struct OutputRenderer: Sendable {
         case .apis: "no APIs yet — `base URL` names one"
         case .problems: "no structure problems in \(listing.source ?? "the description")"
         case .schema: "\(listing.source ?? "the type") has nothing to list"
+        case .services: "\(listing.source ?? "the server") has nothing to list"
         }
     }
 
@@ -312,7 +314,7 @@ struct OutputRenderer: Sendable {
                     + palette.dim("  (declared \(declared))")
             }
             footer = "\(items.filter(\.marked).count) of \(items.count) operations called"
-        case .schema:
+        case .schema, .services:
             let width = min(items.map(\.name.count).max() ?? 0, 48)
             lines = items.map { item in
                 palette.bold(item.name.padding(toLength: max(width, item.name.count), withPad: " ", startingAt: 0))
@@ -415,6 +417,10 @@ struct OutputRenderer: Sendable {
             return palette.dim("no GraphQL endpoint — `graphql /graphql` (or its path) sets it and loads its schema")
         case .graphQLShown(let summary?): return graphQL(summary)
         case .graphQLLoaded(let summary): return "loaded " + graphQL(summary)
+        case .grpcShown(nil):
+            return palette.dim("no gRPC services — `grpc HOST:PORT [--plaintext]` loads a server's by reflection")
+        case .grpcShown(let summary?): return grpc(summary)
+        case .grpcLoaded(let summary): return "loaded " + grpc(summary) + palette.dim(" — `ls` lists the methods")
         case .structureProblems(let title, let count, let first):
             return palette.yellow(
                 "\(ErrorRenderer.cut(title)): OpenAPIKit's structure check found \(count) problem\(count == 1 ? "" : "s"), the first at \(ErrorRenderer.longWordsCut(first.description))"
@@ -511,6 +517,10 @@ struct OutputRenderer: Sendable {
 
     /// `Swagger Petstore 1.0.0 (OpenAPI 3.0.0, petstore.yaml): 3 operations on 2 paths`; a
     /// description split over files says how many more it read.
+    private func grpc(_ summary: GRPCSummary) -> String {
+        "gRPC \(summary.target) (from \(ErrorRenderer.cut(summary.source))): \(summary.services) service\(summary.services == 1 ? "" : "s"), \(summary.methods) method\(summary.methods == 1 ? "" : "s")"
+    }
+
     private func graphQL(_ summary: GraphQLSummary) -> String {
         guard let counts = summary.counts, let source = summary.source else {
             return "GraphQL \(summary.endpoint) (no schema: operations are sent unchecked)"

@@ -109,7 +109,11 @@ struct ReplayRenderer: Sendable {
                 line = schemaBroken ? palette.yellow("!") : palette.green("✓")
             }
             line += " " + (request.sent ?? request.name)
-            if let status = request.status { line += "  " + palette.status(status) }
+            if let grpc = request.grpcStatus {
+                line += "  " + (grpc.isOK ? palette.green(grpc.codeName) : palette.red(grpc.codeName))
+            } else if let status = request.status {
+                line += "  " + palette.status(status)
+            }
             if let time = request.time { line += "  " + palette.dim(time.shortDescription) }
             if let schema = request.schema, schema.operation != nil {
                 line +=

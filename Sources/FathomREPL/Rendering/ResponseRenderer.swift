@@ -13,10 +13,16 @@ struct ResponseRenderer {
     let redactor: Redactor
 
     /// The status line: status, protocol, times, size, number, and the schema check.
-    func statusLine(_ response: NetworkResponse<Data>, number: Int, schema: SchemaCheck? = nil) -> String {
+    func statusLine(
+        _ response: NetworkResponse<Data>, number: Int, schema: SchemaCheck? = nil, grpc: GRPCCallRecord? = nil
+    ) -> String {
         let timing = response.timing
+        let status =
+            grpc.map { call in
+                "gRPC " + (call.status.isOK ? palette.green(call.status.codeName) : palette.red(call.status.codeName))
+            } ?? "\(response.httpVersion) \(palette.status(response.status))"
         var parts = [
-            "\(response.httpVersion) \(palette.status(response.status))",
+            status,
             "\(timing.total.shortDescription) (first byte \(timing.firstByte.shortDescription))",
             ByteCount.format(response.body.count),
         ]
@@ -74,14 +80,15 @@ struct ResponseRenderer {
     /// The whole response: status line, headers, a one-line error summary, the body.
     func render(
         _ response: NetworkResponse<Data>, number: Int, schema: SchemaCheck? = nil,
-        graphQLErrors: [GraphQLResponseError] = []
+        graphQLErrors: [GraphQLResponseError] = [], grpc: GRPCCallRecord? = nil
     ) -> String {
-        var text = statusLine(response, number: number, schema: schema)
+        var text = statusLine(response, number: number, schema: schema, grpc: grpc)
         if !graphQLErrors.isEmpty {
             text += palette.dim(" · ") + palette.red("errors \(graphQLErrors.count)")
         }
         text += "\n"
         if let schema { text += violations(schema) }
+        if let grpc { text += grpcStatus(grpc) }
         text += errors(graphQLErrors)
         if showHeaders {
             for field in redactor.redact(response.headers) {
@@ -96,6 +103,28 @@ struct ResponseRenderer {
             if showHeaders { text += "\n" }
             text += body
             if !body.hasSuffix("\n") { text += "\n" }
+        }
+        return text
+    }
+
+    /// A gRPC call's status message and details (when it failed), and its trailers with the
+    /// headers (`show headers`): under the status line, masked.
+    func grpcStatus(_ call: GRPCCallRecord) -> String {
+        var text = ""
+        if !call.status.isOK, !call.status.message.isEmpty {
+            let flat = call.status.message.split(whereSeparator: \.isNewline).joined(separator: " ")
+            text += palette.red("✗ " + TerminalText.visible(ErrorRenderer.cut(redactor.redact(flat)))) + "\n"
+        }
+        if case .array(let details)? = call.details?["details"] {
+            for detail in details {
+                let shown = detail.formatted(.compactText).trimmingCharacters(in: .newlines)
+                text += palette.yellow("  detail ") + TerminalText.visible(redactor.redact(shown)) + "\n"
+            }
+        }
+        if showHeaders {
+            for field in redactor.redact(call.trailers) {
+                text += palette.dim("trailer \(field.name.rawName): \(field.value)") + "\n"
+            }
         }
         return text
     }

@@ -23,7 +23,8 @@ struct StreamRenderer {
 
     func head(_ head: StreamHead) -> String {
         var text =
-            "HTTP \(palette.status(head.status))" + palette.dim(" · ")
+            head.grpcMethod.map { "gRPC " + $0 + palette.dim(" · streaming, Ctrl-C ends it") }
+            ?? "HTTP \(palette.status(head.status))" + palette.dim(" · ")
             + (head.headers[.contentType] ?? head.format.rawValue) + palette.dim(" · streaming, Ctrl-C ends it")
         if head.showHeaders {
             for field in redactor.redact(head.headers) {

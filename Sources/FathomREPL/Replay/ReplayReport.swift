@@ -1,3 +1,4 @@
+import FathomGRPC
 import FathomHTTP
 import FathomOpenAPI
 
@@ -16,6 +17,8 @@ struct RequestReport: Sendable {
     /// The request's position among the file's requests, from 1.
     var ordinal = 0
     var status: HTTPStatus?
+    /// A gRPC call's status (`call`): the line shows it instead of HTTP's.
+    var grpcStatus: GRPCStatus?
     var time: Duration?
     /// Until the request's block is finished (compared with its recording), then dropped.
     var response: ResponseOutput?

@@ -200,6 +200,10 @@ struct FileRun {
         for case .response(let response) in result.outputs {
             current?.sent = "\(response.response.request.method) \(response.shownPath)"
             current?.status = response.response.status
+            if let call = response.grpc {
+                current?.sent = "call \(call.method)"
+                current?.grpcStatus = call.status
+            }
             current?.time = response.response.timing.total
             current?.response = response
             current?.schema = response.schema

@@ -36,6 +36,8 @@ struct API: Equatable, Sendable {
     var trustRootsFile: String?
     /// Its GraphQL endpoint and schema (`graphql`).
     var graphQL: GraphQLEndpoint?
+    /// Its gRPC services and their descriptors (`grpc`).
+    var grpc: GRPCService?
 
     /// An origin shared with on purpose: the URL as written, its origin resolved when shared.
     struct Share: Equatable, Sendable {
@@ -51,7 +53,7 @@ struct API: Equatable, Sendable {
     /// Whether anything of this API would stay behind when a request goes elsewhere.
     var hasState: Bool {
         auth != .none || !defaultHeaders.isEmpty || !defaultQuery.isEmpty || spec != nil || clientIdentity != nil
-            || graphQL?.schema != nil
+            || graphQL?.schema != nil || grpc != nil
     }
 
     /// Whether requests to `origin` get this API's state: its own origin, or one it shares with.

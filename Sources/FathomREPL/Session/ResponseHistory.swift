@@ -41,12 +41,17 @@ struct ResponseHistory: Equatable, Sendable {
         /// The GraphQL operation the request carried: its response is checked against the
         /// operation's selection, whenever it is read.
         let graphQL: GraphQLOperation?
+        /// The gRPC call the response is, when it is one: its status, trailers and details.
+        let grpc: GRPCCallRecord?
 
-        init(number: Int, response: NetworkResponse<Data>, graphQL: GraphQLOperation? = nil) {
+        init(
+            number: Int, response: NetworkResponse<Data>, graphQL: GraphQLOperation? = nil, grpc: GRPCCallRecord? = nil
+        ) {
             self.number = number
             self.response = response
             stream = ParsedStream(response)
             self.graphQL = graphQL
+            self.grpc = grpc
         }
     }
 
@@ -74,9 +79,11 @@ struct ResponseHistory: Equatable, Sendable {
 
     /// Keeps `response` and returns its number.
     @discardableResult
-    mutating func append(_ response: NetworkResponse<Data>, graphQL: GraphQLOperation? = nil) -> Int {
+    mutating func append(
+        _ response: NetworkResponse<Data>, graphQL: GraphQLOperation? = nil, grpc: GRPCCallRecord? = nil
+    ) -> Int {
         lastNumber += 1
-        entries.append(Entry(number: lastNumber, response: response, graphQL: graphQL))
+        entries.append(Entry(number: lastNumber, response: response, graphQL: graphQL, grpc: grpc))
         bytes += response.body.count
         while entries.count > maxCount || (bytes > maxBytes && entries.count > 1) {
             bytes -= entries.removeFirst().response.body.count

@@ -70,6 +70,9 @@ struct Scope: Equatable, Sendable {
     /// The GraphQL endpoint and schema of the request's API, when it has one.
     var graphQL: GraphQLEndpoint? { state?.graphQL }
 
+    /// The gRPC services of the request's API, when it has them.
+    var grpc: GRPCService? { state?.grpc }
+
     /// How a GraphQL operation is checked before it goes: its API's mode when a schema checks
     /// it, `off` when none does.
     var graphQLValidation: ValidationMode { graphQL?.schema == nil ? .off : state?.validation ?? .off }

@@ -109,6 +109,14 @@ struct Completer: Sendable {
         case .operationIDs:
             guard let api = values.spec, position == 0 else { return [] }
             return Self.matching(api.operationIDs, current, suffix: " ")
+        case .grpcMethods:
+            guard position == 0 else { return [] }
+            // Full names, and each method's short name when only it has it.
+            let short = Dictionary(grouping: values.grpcMethods) {
+                $0.split(separator: "/").last.map(String.init) ?? $0
+            }
+            .compactMap { $0.value.count == 1 ? $0.key : nil }
+            return Self.matching(values.grpcMethods + short.sorted(), current, suffix: " ")
         case .operation:
             guard let api = values.spec else { return [] }
             guard let id = arguments.first else { return Self.matching(api.operationIDs, current, suffix: " ") }

@@ -112,6 +112,15 @@ import Testing
             "spec --lenient 'dir with \"quotes\"/api.json'",
             "spec 'off'",
         ],
+        "grpc": [
+            "grpc", "grpc off", "grpc 'off'", "grpc 127.0.0.1:50051 --plaintext",
+            "grpc localhost:443 --proto users.proto -I protos --protoset all.protoset",
+            "grpc grpcs://api.example.com --proto 'my users.proto'",
+        ],
+        "call": [
+            "call GetUser", "call pkg.Users/GetUser {\"id\": 2}", "call GetUser id:=2 name=Ada nested.field=x",
+            "call Shout [{\"a\": 1}, {\"a\": 2}]",
+        ],
         "graphql": [
             "graphql", "graphql off", "graphql 'off'", "graphql /graphql",
             "graphql /api/graphql --schema schema.graphql",

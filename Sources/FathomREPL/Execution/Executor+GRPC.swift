@@ -1,0 +1,258 @@
+import FathomGRPC
+@_spi(Fathom) import FathomHTTP
+@_spi(Fathom) import FathomJSON
+import FathomProtobuf
+import Foundation
+import Synchronization
+
+/// gRPC on the exchange pipeline: a call is the HTTP/2 `POST` of `/package.Service/Method` on
+/// its API's origin, prepared and scoped as every request is (its headers — the draft's, the
+/// API's defaults, its credentials — become the call's metadata), sent through the API's client
+/// (its authenticator, the wire log) over a gRPC connection, and kept as a response: the
+/// message as JSON (several as NDJSON, a stream), with the call's status, trailers and details
+/// beside it. What is gRPC's own — descriptors, the codec, the connection — is in FathomProtobuf
+/// and FathomGRPC.
+extension Executor {
+    /// The current API's gRPC services, or why there are none.
+    func currentGRPCService() throws(CommandError) -> GRPCService {
+        guard let api = session.currentAPI else {
+            throw CommandError(.session, "no gRPC server", hint: "`grpc HOST:PORT [--plaintext]` connects to one")
+        }
+        guard let service = api.grpc else {
+            throw CommandError(
+                .session, "\(api.origin) has no gRPC services loaded",
+                hint: "`grpc HOST:PORT [--plaintext]` (reflection), or with `--proto FILE` or `--protoset FILE`")
+        }
+        return service
+    }
+
+    /// `grpc TARGET …`: makes the target's origin the current API and loads its descriptors —
+    /// from protoset files, from `.proto` files through protoc, or by server reflection with the
+    /// API's credentials.
+    func loadGRPC(_ load: GRPCCommand.Load) async throws -> CommandResult {
+        let written = try session.variables.expand(load.target)
+        let target: GRPCTarget
+        do {
+            target = try GRPCTarget(parsing: written, plaintext: load.plaintext)
+        } catch {
+            throw CommandError(.parse, error.message, hint: "grpc HOST:PORT [--plaintext], or grpc://HOST:PORT")
+        }
+        let origin = (target.plaintext ? "http://" : "https://") + target.authority
+        if session.currentAPI?.origin != Origin(url: origin) { _ = try useBase(origin) }
+        let descriptors: LoadedDescriptors
+        if !load.protosets.isEmpty || !load.protos.isEmpty {
+            descriptors = try loadDescriptorFiles(load)
+        } else {
+            descriptors = try await reflect()
+        }
+        let service = GRPCService(descriptors: descriptors)
+        session.currentAPI?.grpc = service
+        return .shows(.event(.grpcLoaded(GRPCSummary(service, target: origin))))
+    }
+
+    /// Descriptors from protoset files and `.proto` files (compiled by protoc, `-I` paths given).
+    private func loadDescriptorFiles(_ load: GRPCCommand.Load) throws -> LoadedDescriptors {
+        // Serialized FileDescriptorSets, one after another, are one set of all their files.
+        var set: [UInt8] = []
+        for protoset in load.protosets {
+            let path = resolvePath(try session.variables.expand(protoset))
+            set += try BoundedFile.read(path, limit: BoundedFile.schema, what: "a protoset")
+        }
+        if !load.protos.isEmpty {
+            // `protoc` on PATH, or the command FATHOM_PROTOC names (`python3 -m grpc_tools.protoc`).
+            let command = options.environment["FATHOM_PROTOC"].map { $0.split(separator: " ").map(String.init) }
+            let compiler = ProtoCompiler(
+                command: command ?? ["protoc"],
+                importPaths: try load.importPaths.map { resolvePath(try session.variables.expand($0)) })
+            let sources = try load.protos.map { resolvePath(try session.variables.expand($0)) }
+            do {
+                set += try compiler.descriptorSet(sources)
+            } catch {
+                throw CommandError(.file, error.message)
+            }
+        }
+        do {
+            let pool = try DescriptorPool(fileDescriptorSet: set)
+            return LoadedDescriptors(
+                pool: pool, services: pool.services.map(\.fullName),
+                source: (load.protosets + load.protos).joined(separator: ", "))
+        } catch {
+            let what = load.protos.isEmpty ? "the protoset" : "the descriptors"
+            throw CommandError(.file, "\(what) cannot be read: \(error.message)")
+        }
+    }
+
+    /// The current API's services by server reflection (v1, then v1alpha), asked with the
+    /// API's credentials as any call is.
+    private func reflect() async throws -> LoadedDescriptors {
+        var draft = Draft()
+        draft.method = .post
+        draft.target = "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo"
+        let outgoing = try prepare(draft)
+        let client = try await client(for: outgoing.scope)
+        let connection = try grpcConnection(for: outgoing)
+        let result = Mutex<Result<ServerReflection.Result, GRPCError>?>(nil)
+        let timeout = session.settings.timeout ?? .seconds(10)
+        _ = try await client.send(outgoing.request) { request in
+            let loaded: Result<ServerReflection.Result, GRPCError>
+            do throws(GRPCError) {
+                loaded = .success(
+                    try await ServerReflection(
+                        connection: connection, metadata: GRPCMetadata(requestHeaders: request.headers),
+                        timeout: timeout
+                    ).load())
+            } catch {
+                loaded = .failure(error)
+            }
+            result.withLock { $0 = loaded }
+            return NetworkResponse(
+                status: HTTPStatus(code: 200), body: Data(), httpVersion: "HTTP/2", request: request)
+        }
+        switch result.withLock({ $0 }) {
+        case .success(let loaded):
+            let services = loaded.services.filter {
+                !$0.hasPrefix("grpc.reflection.") && loaded.pool.service(named: $0) != nil
+            }
+            return LoadedDescriptors(
+                pool: loaded.pool, services: services, source: "reflection (grpc.reflection.\(loaded.version))")
+        case .failure(let error):
+            throw CommandError(
+                .network, redactor.redact(error.message),
+                hint: "without reflection: `grpc TARGET --proto FILE [-I DIR]` or `--protoset FILE`")
+        case nil:
+            throw CommandError(.network, "server reflection was not asked")
+        }
+    }
+
+    /// The connection a prepared call goes over: its URL's server, with the session's `insecure`
+    /// and the API's CA and client certificate.
+    func grpcConnection(for outgoing: Outgoing) throws -> GRPCConnection {
+        let url = outgoing.request.url
+        var target = GRPCTarget(host: url.host, port: url.effectivePort, plaintext: url.scheme == "http")
+        target.insecure = session.settings.insecure
+        if let roots = outgoing.request.trustRootsFile { target.trustRoots = [roots] }
+        if let identity = outgoing.request.clientIdentity {
+            target.clientCertificate = identity.certificateFile
+            target.clientKey = identity.keyFile
+        }
+        do {
+            return try clients.grpcConnection(target)
+        } catch {
+            throw CommandError(.network, error.message)
+        }
+    }
+
+    /// `call METHOD [JSON|items]`: the call, made through the API's client; what comes back is
+    /// kept as a response. A server stream's messages print as they arrive, as a stream's events do.
+    func callGRPC(_ name: String, request: CallCommand.Request) async throws -> CommandResult {
+        let service = try currentGRPCService()
+        let (fullName, method) = try service.method(name)
+        let pool = service.descriptors.pool
+        let messages = try GRPCMessages.requests(
+            try request.json(expanding: session.variables), for: method, named: fullName, in: pool)
+        var draft = session.draft
+        draft.method = .post
+        draft.target = "/" + fullName
+        draft.body = .raw(
+            GRPCMessages.text(messages.json, streaming: method.clientStreaming))
+        draft.apply(.set(name: "Content-Type", value: "application/grpc+json"))
+        let outgoing = try prepare(draft)
+        let client = try await client(for: outgoing.scope)
+        let connection = try grpcConnection(for: outgoing)
+        let settings = session.settings
+        let live = feeds.live
+        let streaming = method.serverStreaming
+        let started = ContinuousClock.now
+        let received = Mutex<(messages: [String], headers: GRPCMetadata, firstByte: ContinuousClock.Instant?)>(
+            ([], GRPCMetadata(), nil))
+        let codec = GRPCMessages(pool: pool, output: method.output)
+        let limit = settings.streamLimit
+        // `stream limit` ends a server stream: the call is cancelled once that many have come.
+        let call = Mutex<(task: Task<GRPCConnection.Outcome, any Error>?, stop: Bool)>((nil, false))
+        let onEvent: @Sendable (GRPCConnection.Event) async -> Void = { event in
+            switch event {
+            case .headers(let headers):
+                received.withLock {
+                    $0.headers = headers
+                    $0.firstByte = $0.firstByte ?? .now
+                }
+                if streaming {
+                    live.send(
+                        .streamHead(
+                            StreamHead(
+                                status: HTTPStatus(code: 200), headers: GRPCMessages.headers(headers),
+                                format: .jsonLines, showHeaders: settings.showHeaders, grpcMethod: fullName)))
+                }
+            case .message(let bytes):
+                let text = codec.text(bytes)
+                let index = received.withLock {
+                    $0.messages.append(text)
+                    return $0.messages.count
+                }
+                guard streaming else { return }
+                live.send(
+                    .streamEvent(
+                        StreamEventOutput(
+                            index: index, event: StreamEvent(data: text), format: .jsonLines,
+                            elapsed: ContinuousClock.now - started, violations: nil)))
+                if let limit, index >= limit {
+                    let task = call.withLock { state in
+                        state.stop = true
+                        return state.task
+                    }
+                    task?.cancel()
+                }
+            }
+        }
+        let task = Task {
+            try await client.grpc(
+                outgoing.request, on: connection, messages: messages.bytes, timeout: settings.timeout, onEvent: onEvent)
+        }
+        if call.withLock({ state in
+            state.task = task
+            return state.stop
+        }) {
+            task.cancel()
+        }
+        let outcome = try await withTaskCancellationHandler {
+            try await task.value
+        } onCancel: {
+            task.cancel()
+        }
+        let stopped = call.withLock { $0.stop }
+        let elapsed = ContinuousClock.now - started
+        let (texts, headerMetadata, firstByte) = received.withLock { ($0.messages, $0.headers, $0.firstByte) }
+        var headers = GRPCMessages.headers(headerMetadata)
+        let body: Data
+        if streaming || method.clientStreaming && texts.count != 1 {
+            headers.add(.contentType, "application/x-ndjson")
+            body = Data(texts.map { $0 + "\n" }.joined().utf8)
+        } else if let text = texts.first {
+            headers.add(.contentType, "application/json")
+            body = Data(text.utf8)
+        } else {
+            body = Data()
+        }
+        let details = outcome.trailers.bytes("grpc-status-details-bin").first.flatMap {
+            try? GRPCStatusDetails.json($0, api: pool)
+        }
+        let record = GRPCCallRecord(
+            method: fullName, kind: method.kind, status: outcome.status,
+            trailers: GRPCMessages.headers(outcome.trailers), details: details)
+        let response = NetworkResponse(
+            status: HTTPStatus(code: 200), headers: headers, body: body, httpVersion: "HTTP/2",
+            request: outgoing.request,
+            timing: ResponseTiming(firstByte: firstByte.map { $0 - started } ?? elapsed, total: elapsed))
+        let number = self.record.responses.append(response, grpc: record)
+        let entry = try self.record.responses.entry(number)
+        var output = responseOutput(entry, sent: outgoing.scope)
+        output.target = outgoing.target
+        if streaming {
+            output.stream = StreamSummary(
+                format: .jsonLines, events: texts.count,
+                ending: stopped ? .stopped : outcome.status.code == 1 ? .cancelled : .complete,
+                shownLive: live.isListening)
+        }
+        return CommandResult(.succeeded, [.response(output)])
+    }
+}
