@@ -91,6 +91,21 @@ public enum GRPCStatusDetails {
         return try? DescriptorPool(files: [any, duration, status, details])
     }()
 
+    /// A `google.rpc.Status` written as proto3 JSON, encoded for the `grpc-status-details-bin`
+    /// trailer: its details as `Any`s naming their type (`{"@type":
+    /// "type.googleapis.com/google.rpc.BadRequest", "fieldViolations": […]}`), of the standard
+    /// types.
+    public static func bytes(_ status: JSON) throws(GRPCError) -> [UInt8] {
+        guard let pool, let statusType = pool.message(named: "google.rpc.Status") else {
+            throw GRPCError("google.rpc.Status's descriptors do not link")
+        }
+        do {
+            return WireEncoder(pool: pool).encode(try ProtoJSON(pool: pool).message(from: status, as: statusType))
+        } catch {
+            throw GRPCError("not a google.rpc.Status: \(error.message)")
+        }
+    }
+
     /// The trailer's `google.rpc.Status` as JSON; `api` is the API's own descriptors, for details
     /// of its own types.
     public static func json(_ bytes: [UInt8], api: DescriptorPool? = nil) throws(GRPCError) -> JSON {
