@@ -16,10 +16,13 @@ public struct ServerReflection: Sendable {
     public struct Result: Sendable {
         /// The linked descriptors.
         public let pool: DescriptorPool
-        /// The services the server lists, in its order.
+        /// The services the server lists, in its order (those in ``skipped`` left out).
         public let services: [String]
         /// The reflection version that answered (`v1` or `v1alpha`).
         public let version: String
+        /// Services the server lists but gave no descriptors for (as grpcurl does, they are left
+        /// out rather than failing the rest).
+        public var skipped: [String] = []
     }
 
     /// The most files one server's answers may add up to (a bound on a server that never stops
@@ -66,10 +69,20 @@ public struct ServerReflection: Sendable {
             JSON.object([JSON.Member(key: "fileContainingSymbol", value: .string(name))]).formatted(.compactText)
         }
         var asked: Set<String> = []
+        var skipped: [String] = []
+        var first = true
         while !requests.isEmpty {
-            let answers = try await exchange(requests, messages: messages)
+            // A listed service the server has no file for is skipped; a missing import fails.
+            let answers = try await exchange(requests, messages: messages, tolerating: first)
+            first = false
             requests = []
             for answer in answers {
+                if answer["errorResponse"] != nil {
+                    if case .string(let symbol)? = answer["originalRequest"]?["fileContainingSymbol"] {
+                        skipped.append(symbol)
+                    }
+                    continue
+                }
                 guard case .array(let encoded)? = answer["fileDescriptorResponse"]?["fileDescriptorProto"] else {
                     continue
                 }
@@ -95,7 +108,9 @@ public struct ServerReflection: Sendable {
             }
         }
         do {
-            return Result(pool: try DescriptorPool(serializedFiles: order), services: services, version: version)
+            return Result(
+                pool: try DescriptorPool(serializedFiles: order), services: services.filter { !skipped.contains($0) },
+                version: version, skipped: skipped)
         } catch {
             throw GRPCError("the server's descriptors do not link: \(error.message)")
         }
@@ -103,8 +118,11 @@ public struct ServerReflection: Sendable {
 
     /// Sends `requests` (as proto3 JSON) on one reflection stream and returns the answers as JSON.
     ///
-    /// An answer that is an `error_response` is an error naming what was asked.
-    private func exchange(_ requests: [String], messages: ReflectionMessages) async throws(GRPCError) -> [JSON] {
+    /// An answer that is an `error_response` is an error naming what was asked, unless
+    /// `tolerating`: then it is returned with the others.
+    private func exchange(
+        _ requests: [String], messages: ReflectionMessages, tolerating: Bool = false
+    ) async throws(GRPCError) -> [JSON] {
         var encoded: [[UInt8]] = []
         for request in requests {
             do {
@@ -136,7 +154,7 @@ public struct ServerReflection: Sendable {
             } catch {
                 throw GRPCError("a reflection answer that is not one: \(error.message)")
             }
-            if let failure = json["errorResponse"] {
+            if !tolerating, let failure = json["errorResponse"] {
                 let code = failure["errorCode"].flatMap { if case .number(let n) = $0 { Int(n) } else { nil } } ?? 2
                 let text = failure["errorMessage"].flatMap { if case .string(let s) = $0 { s } else { nil } } ?? ""
                 throw GRPCError("reflection answered \(GRPCStatus(code: code, message: text))")

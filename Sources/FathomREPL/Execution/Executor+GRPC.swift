@@ -40,14 +40,18 @@ extension Executor {
         let origin = (target.plaintext ? "http://" : "https://") + target.authority
         if session.currentAPI?.origin != Origin(url: origin) { _ = try useBase(origin) }
         let descriptors: LoadedDescriptors
+        var skipped: [String] = []
         if !load.protosets.isEmpty || !load.protos.isEmpty {
             descriptors = try loadDescriptorFiles(load)
         } else {
-            descriptors = try await reflect()
+            (descriptors, skipped) = try await reflect()
         }
         let service = GRPCService(descriptors: descriptors)
         session.currentAPI?.grpc = service
-        return .shows(.event(.grpcLoaded(GRPCSummary(service, target: origin))))
+        let warnings = skipped.filter { !$0.hasPrefix("grpc.reflection.") }.map { name in
+            Output.event(.requestWarning("the server lists \(name) but sent no descriptors for it: left out"))
+        }
+        return CommandResult(.succeeded, warnings + [.event(.grpcLoaded(GRPCSummary(service, target: origin)))])
     }
 
     /// Descriptors from protoset files and `.proto` files (compiled by protoc, `-I` paths given).
@@ -84,7 +88,7 @@ extension Executor {
 
     /// The current API's services by server reflection (v1, then v1alpha), asked with the
     /// API's credentials as any call is.
-    private func reflect() async throws -> LoadedDescriptors {
+    private func reflect() async throws -> (LoadedDescriptors, skipped: [String]) {
         var draft = Draft()
         draft.method = .post
         draft.target = "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo"
@@ -113,8 +117,11 @@ extension Executor {
             let services = loaded.services.filter {
                 !$0.hasPrefix("grpc.reflection.") && loaded.pool.service(named: $0) != nil
             }
-            return LoadedDescriptors(
-                pool: loaded.pool, services: services, source: "reflection (grpc.reflection.\(loaded.version))")
+            return (
+                LoadedDescriptors(
+                    pool: loaded.pool, services: services, source: "reflection (grpc.reflection.\(loaded.version))"),
+                loaded.skipped
+            )
         case .failure(let error):
             throw CommandError(
                 .network, redactor.redact(error.message),
