@@ -128,13 +128,19 @@ let package = Package(
             dependencies: [
                 "CZlib",
                 "FathomJSON",
+                "FathomProtobuf",
+                "FathomGRPC",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "GraphQL", package: "GraphQL"),
                 .product(name: "NIOCore", package: "swift-nio"),
-            ]
+            ],
+            // The .proto the demo's gRPC descriptors are compiled from (scripts/demo-descriptors.sh).
+            exclude: ["Protos"]
         ),
         .executableTarget(
             name: "fathom",

@@ -17,7 +17,8 @@ public enum DemoAPI {
     public static let clientID = DemoStore.clientID
     public static let clientSecret = DemoStore.clientSecret
 
-    /// Starts the demo API on 127.0.0.1.
+    /// Starts the demo API on 127.0.0.1, and its gRPC service (``DemoGRPCServer``, on a port of its
+    /// own: ``LoopbackServer/grpc``) over the same users and todos.
     ///
     /// - Parameter port: 0 (the default) picks a free port.
     ///
@@ -29,9 +30,15 @@ public enum DemoAPI {
         -> LoopbackServer
     {
         let store = DemoStore()
-        return try await LoopbackServer.start(
+        let http = try await LoopbackServer.start(
             router: makeRouter(accessLog: accessLog, store: store), port: port,
             server: DemoWebSocket.server(store: store))
+        do {
+            return http.with(try await DemoGRPCServer.start(store: store))
+        } catch {
+            await http.stop()
+            throw error
+        }
     }
 
     /// A router with every demo route, fresh data and fresh credentials.

@@ -8,11 +8,19 @@ import NIOCore
 public final class LoopbackServer: Sendable {
     /// The port the server listens on.
     public let port: Int
+    /// The demo's gRPC service beside it, when it has one (``DemoAPI/start(port:accessLog:)``).
+    public let grpc: DemoGRPCServer?
     private let task: Task<Void, any Error>
 
-    private init(port: Int, task: Task<Void, any Error>) {
+    private init(port: Int, task: Task<Void, any Error>, grpc: DemoGRPCServer? = nil) {
         self.port = port
         self.task = task
+        self.grpc = grpc
+    }
+
+    /// The same server with `grpc` beside it: stopped with it.
+    func with(_ grpc: DemoGRPCServer) -> LoopbackServer {
+        LoopbackServer(port: port, task: task, grpc: grpc)
     }
 
     /// `http://127.0.0.1:<port>`.
@@ -55,6 +63,7 @@ public final class LoopbackServer: Sendable {
 
     /// Stops the server and waits until it has closed its connections.
     public func stop() async {
+        await grpc?.stop()
         task.cancel()
         _ = try? await task.value
     }

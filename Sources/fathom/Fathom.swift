@@ -191,7 +191,7 @@ struct Prompt: AsyncParsableCommand {
             let started = try await DemoAPI.start()
             server = started
             // The demo describes itself: `ls`, `describe` and schema checks work from the start.
-            startup.append(.demo(url: started.baseURL, describes: spec == nil))
+            startup.append(.demo(url: started.baseURL, describes: spec == nil, grpc: started.grpc?.target))
         }
         if let url { startup.append(.base(url)) }
         if let env { startup.append(.environment(env)) }
@@ -265,6 +265,7 @@ enum DemoTour {
         Streams: get /events · get /stream count==0 (Ctrl-C ends it) · ws /ws?ticks=3 (Ctrl-D closes)
         A race: post /accounts/1/withdraw amount:=60 --repeat 2 -c 2
         GraphQL: graphql /graphql · { users(role: ADMIN) { name todos { title } } } · subscription { ticks }
+        gRPC: grpc {{grpc}} --plaintext · ls · call GetUser id:=2 · call ListTodos userId:=1 · base {{demo}} returns
 
         """
     }
@@ -290,6 +291,7 @@ struct Serve: AsyncParsableCommand {
         }
         let server = try await DemoAPI.start(port: port, accessLog: log)
         print(server.baseURL)
+        if let grpc = server.grpc { print("gRPC \(grpc.target)") }
         fflush(nil)
         try await server.wait()
     }

@@ -136,7 +136,9 @@ struct Replay: AsyncParsableCommand {
             valueName: "i/n"))
     var shard: String?
 
-    @Flag(name: .long, help: "Start the built-in demo API on 127.0.0.1; its URL is the variable {{demo}}.")
+    @Flag(
+        name: .long,
+        help: "Start the built-in demo API on 127.0.0.1; its URL is the variable {{demo}}, its gRPC service {{grpc}}.")
     var demo = false
 
     @Flag(
@@ -252,6 +254,7 @@ struct Replay: AsyncParsableCommand {
             let started = try await DemoAPI.start()
             server = started
             options.variables.insert(("demo", started.baseURL), at: 0)
+            if let grpc = started.grpc { options.variables.insert(("grpc", grpc.target), at: 1) }
         }
         // Asks for a missing secret only where a person is: both ends a terminal (a CI's pseudo-
         // terminal aside), and not told otherwise.

@@ -6,6 +6,8 @@ import Foundation
 final class DemoServerProcess {
     let process = Process()
     let baseURL: String
+    /// Its gRPC service's `127.0.0.1:PORT`.
+    let grpcTarget: String
     /// The port it listens on.
     var port: Int { Int(baseURL.split(separator: ":").last ?? "") ?? 0 }
     private let log = Locked<[String]>([])
@@ -24,6 +26,8 @@ final class DemoServerProcess {
             throw CocoaError(
                 .fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "fathom serve printed '\(baseURL)'"])
         }
+        // `gRPC 127.0.0.1:PORT`: the demo's gRPC service.
+        grpcTarget = String(try out.firstLine().dropFirst("gRPC ".count))
         if accessLog {
             let handle = out.fileHandleForReading
             let log = self.log

@@ -58,8 +58,9 @@ public final class REPL: Sendable {
     /// What a session starts with, from the command line: each becomes the command that does it.
     public enum StartupStep: Sendable {
         /// The demo API at `url`: `{{demo}}` is its URL, the base, and its own description loaded
-        /// quietly (the tour says so) unless `describes` is false (another `--spec` is given).
-        case demo(url: String, describes: Bool)
+        /// quietly (the tour says so) unless `describes` is false (another `--spec` is given);
+        /// `{{grpc}}` is its gRPC service's `HOST:PORT`, when it has one.
+        case demo(url: String, describes: Bool, grpc: String? = nil)
         /// `fathom URL`: the base URL.
         case base(String)
         /// `--env NAME`.
@@ -78,9 +79,10 @@ public final class REPL: Sendable {
         for step in steps {
             var commands: [(command: any Command, quiet: Bool)] = []
             switch step {
-            case .demo(let url, let describes):
+            case .demo(let url, let describes, let grpc):
                 // A variable, so that a saved demo session replays against any demo's port.
                 await executor.define("demo", url)
+                if let grpc { await executor.define("grpc", grpc) }
                 commands.append((BaseCommand(url: "{{demo}}"), false))
                 if describes {
                     commands.append((SpecCommand(action: .load("{{demo}}/openapi.json")), true))
