@@ -1,7 +1,7 @@
 # The two commands a newcomer needs are `make run` and `make test`; the rest serve development.
 SWIFT ?= swift
 
-.PHONY: run test deps lint format install uninstall dist stage docs bench-client bench-json bench-repl bench-replay bench-soak bench-import bench-openapi bench-graphql bench-hostile bench-batch bench-stream fuzz clean help
+.PHONY: run test deps lint format install uninstall dist stage docs bench-client bench-json bench-repl bench-replay bench-soak bench-import bench-openapi bench-graphql bench-grpc bench-hostile bench-batch bench-stream fuzz clean help
 
 help:
 	@echo "make run           build in release mode and start Fathom against its demo API"
@@ -19,6 +19,7 @@ help:
 	@echo "make bench-import  fathom import of a generated 50 MB HAR: time and peak memory"
 	@echo "make bench-openapi large descriptions (Twilio's, GitHub-size, 3,000 files) vs openapi-spec-validator; Twilio in-process: completion, a 1 MB response"
 	@echo "make bench-graphql a GitHub-size schema: usable after graphql --schema, validation of a 12 KB operation, Tab; vs graphql-core"
+	@echo "make bench-grpc    unary gRPC calls per second at -c 64 against the demo, beside the HTTP batch and grpcio; peak memory"
 	@echo "make bench-hostile hostile input timed and weighed: huge imports, an alias bomb, 2 GiB uploads"
 	@echo "make bench-batch   get --repeat 200000 -c 64 vs wrk -c 64 on one server; memory; --repeat 1000 vs curl"
 	@echo "make bench-stream  stream events and WebSocket messages rendered per second; latency to print; WebSocket round trips"
@@ -133,6 +134,9 @@ bench-openapi: deps
 
 bench-graphql: deps
 	Benchmarks/graphql.sh
+
+bench-grpc: deps
+	Benchmarks/grpc.sh
 
 bench-hostile: deps
 	Benchmarks/hostile.sh

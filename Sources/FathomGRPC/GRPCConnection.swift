@@ -1,3 +1,4 @@
+import FathomHTTP
 @_spi(Fathom) import FathomProtobuf
 import Foundation
 import GRPCCore
@@ -99,6 +100,9 @@ public final class GRPCConnection: Sendable {
         public let headers: GRPCMetadata
         /// The trailer metadata.
         public let trailers: GRPCMetadata
+        /// The call as the interceptors sent it, credentials and all, when it went through a
+        /// `NetworkClient` (``FathomHTTP/NetworkClient/grpc(_:on:messages:timeout:onEvent:)``).
+        public internal(set) var sent: PreparedRequest? = nil
     }
 
     /// Calls `call.method`, sending each message `requests` yields and half-closing when it ends.

@@ -34,3 +34,26 @@ public struct GRPCStatus: Hashable, Sendable, CustomStringConvertible {
         return names.firstIndex { $0.replacingOccurrences(of: "_", with: "").lowercased() == key }
     }
 }
+
+extension GRPCStatus {
+    /// The HTTP status a gateway answers for this one (google.api's mapping, as grpc-gateway
+    /// uses it): `OK` 200, `NOT_FOUND` 404, `UNAUTHENTICATED` 401, `UNAVAILABLE` 503… — how a call
+    /// is told to what reads HTTP statuses (an authenticator, a batch's tally), its reason
+    /// phrase the code's name.
+    public var httpStatus: Int {
+        switch code {
+        case 0: 200
+        case 1: 499
+        case 3, 9, 11: 400
+        case 4: 504
+        case 5: 404
+        case 6, 10: 409
+        case 7: 403
+        case 8: 429
+        case 12: 501
+        case 14: 503
+        case 16: 401
+        default: 500
+        }
+    }
+}

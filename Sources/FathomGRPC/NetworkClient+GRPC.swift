@@ -19,9 +19,9 @@ extension NetworkClient {
     /// }
     /// ```
     ///
-    /// An `UNAUTHENTICATED` status is answered to the interceptors as a `401` (and
-    /// `PERMISSION_DENIED` as a `403`), so an authenticator that refreshes its token does so and
-    /// the call is made once more — which is why the messages are given whole.
+    /// The interceptors read the call's status as HTTP's (``GRPCStatus/httpStatus``):
+    /// `UNAUTHENTICATED` is a `401`, so an authenticator that refreshes its token does so and the
+    /// call is made once more — which is why the messages are given whole.
     ///
     /// - Parameters:
     ///   - request: The call as a request: its URL's path is `/package.Service/Method`; its header
@@ -43,27 +43,22 @@ extension NetworkClient {
             let call = GRPCConnection.Call(
                 method: String(request.url.path.dropFirst()), metadata: GRPCMetadata(requestHeaders: request.headers),
                 timeout: timeout)
-            let outcome = await connection.call(
+            var outcome = await connection.call(
                 call,
                 requests: AsyncStream { continuation in
                     for message in messages { continuation.yield(message) }
                     continuation.finish()
                 }, onEvent: onEvent)
+            outcome.sent = request
             ended.withLock { $0 = outcome }
             var headers = NetworkHeaders()
             for entry in outcome.headers.entries {
                 if case .text(let text) = entry.value { headers.add(NetworkHeaders.Name(entry.name), text) }
             }
             headers.add(NetworkHeaders.Name("grpc-status"), String(outcome.status.code))
-            let status =
-                switch outcome.status.code {
-                case 16: 401
-                case 7: 403
-                default: 200
-                }
             return NetworkResponse(
-                status: HTTPStatus(code: status), headers: headers, body: Data(), httpVersion: "HTTP/2",
-                request: request)
+                status: HTTPStatus(code: outcome.status.httpStatus, reasonPhrase: outcome.status.codeName),
+                headers: headers, body: Data(), httpVersion: "HTTP/2", request: request)
         }
         guard let outcome = ended.withLock({ $0 }) else {
             return GRPCConnection.Outcome(
@@ -71,6 +66,44 @@ extension NetworkClient {
                 trailers: GRPCMetadata())
         }
         return outcome
+    }
+
+    /// Where a batch of unary calls ends instead of the transport.
+    ///
+    /// Given to ``send(_:isolation:through:makeRequest:handle:)``: each request's URL path names the method, its body's bytes are the one request message and
+    /// its headers the metadata; the answer's status is the call's as HTTP's
+    /// (``GRPCStatus/httpStatus``, the code's name as its reason), its headers the header metadata
+    /// with `grpc-status` and `grpc-message`, its body the response message as `decode` gives it
+    /// (its JSON, for a tally to tell bodies apart).
+    public static func grpcUnary(
+        on connection: GRPCConnection, timeout: Duration? = nil, decode: @escaping @Sendable ([UInt8]) -> Data
+    ) -> Next {
+        { request in
+            let message: [UInt8]
+            switch request.body {
+            case .bytes(let data)?: message = [UInt8](data)
+            case nil: message = []
+            default: throw NetworkError.transport("a gRPC request message must be bytes in memory")
+            }
+            let started = ContinuousClock.now
+            let call = GRPCConnection.Call(
+                method: String(request.url.path.dropFirst()), metadata: GRPCMetadata(requestHeaders: request.headers),
+                timeout: timeout)
+            let (outcome, messages) = await connection.call(call, request: message)
+            var headers = NetworkHeaders()
+            for entry in outcome.headers.entries {
+                if case .text(let text) = entry.value { headers.add(NetworkHeaders.Name(entry.name), text) }
+            }
+            headers.add(NetworkHeaders.Name("grpc-status"), String(outcome.status.code))
+            if !outcome.status.message.isEmpty {
+                headers.add(NetworkHeaders.Name("grpc-message"), outcome.status.message)
+            }
+            let elapsed = ContinuousClock.now - started
+            return NetworkResponse(
+                status: HTTPStatus(code: outcome.status.httpStatus, reasonPhrase: outcome.status.codeName),
+                headers: headers, body: messages.first.map(decode) ?? Data(), httpVersion: "HTTP/2", request: request,
+                timing: ResponseTiming(firstByte: elapsed, total: elapsed))
+        }
     }
 }
 

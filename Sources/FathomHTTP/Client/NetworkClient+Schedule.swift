@@ -95,12 +95,15 @@ extension NetworkClient {
     /// - Parameters:
     ///   - plan: How many, how long, how fast, how many at once.
     ///   - isolation: Where the closures run; the caller's by default.
+    ///   - ending: Sends each request in place of the transport, through the interceptors
+    ///     (``send(_:through:)``): a batch of another protocol's calls (gRPC's); `nil` sends them.
     ///   - makeRequest: Request `index`, or `nil` to send no more.
     ///   - handle: Each result, in the order they arrive.
     /// - Returns: How the batch ended.
     public func send(
         _ plan: BatchPlan,
         isolation: isolated (any Actor)? = #isolation,
+        through ending: Next? = nil,
         makeRequest: (Int) throws -> PreparedRequest?,
         handle: (BatchResult) -> Void
     ) async -> BatchEnd {
@@ -158,6 +161,7 @@ extension NetworkClient {
                         // This task sends one request and ends: a body's deadline may cancel it.
                         result = await BodyDeadlines.$ownsTask.withValue(true) {
                             do throws(NetworkError) {
+                                if let ending { return .success(try await self.send(request, through: ending)) }
                                 return .success(try await self.send(request))
                             } catch {
                                 return .failure(error)

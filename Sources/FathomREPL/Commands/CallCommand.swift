@@ -83,15 +83,66 @@ struct CallCommand: SingleCommand {
 
     var method: String
     var request: Request
+    /// `--repeat N -c C …`: a unary call made as a batch.
+    var batch: BatchOptions? = nil
 
     static func parse(_ arguments: inout Arguments) throws(CommandError) -> Self {
         let method = try arguments.word("a method (SERVICE/METHOD)").text
+        let column = arguments.column
         let rest = arguments.rest()
         if rest.isEmpty || rest.hasPrefix("#") { return CallCommand(method: method, request: .none) }
-        if rest.hasPrefix("{") || rest.hasPrefix("[") { return CallCommand(method: method, request: .json(rest)) }
-        var remaining = Arguments(raw: Substring(rest), column: 0, command: "call")
-        let items = try remaining.words().map(\.text)
-        return CallCommand(method: method, request: .items(items))
+        var request = Request.none
+        var after = Substring(rest)
+        if rest.hasPrefix("{") || rest.hasPrefix("[") {
+            // The JSON ends where its brackets close; batch flags may follow it.
+            let end = Self.endOfJSON(rest)
+            request = .json(String(rest[..<end]))
+            after = rest[end...]
+        }
+        var remaining = Arguments(
+            raw: after, column: column + rest.distance(from: rest.startIndex, to: after.startIndex), command: "call")
+        var words = try remaining.words()
+        let batch = try BatchOptions.take(from: &words)
+        if case .json = request {
+            if let extra = words.first {
+                throw CommandError(
+                    .parse, .unexpected(word: extra.text), column: extra.column,
+                    hint: "the request is one JSON value; batch flags may follow it")
+            }
+        } else if !words.isEmpty {
+            request = .items(words.map(\.text))
+        }
+        return CallCommand(method: method, request: request, batch: batch)
+    }
+
+    /// Where the JSON value `text` starts with ends: after the bracket that closes its first,
+    /// strings skipped; the whole text when it never closes (the JSON error says why).
+    static func endOfJSON(_ text: String) -> String.Index {
+        var depth = 0
+        var inString = false
+        var escaped = false
+        for index in text.indices {
+            let character = text[index]
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else if character == "\"" {
+                    inString = false
+                }
+                continue
+            }
+            switch character {
+            case "\"": inString = true
+            case "{", "[": depth += 1
+            case "}", "]":
+                depth -= 1
+                if depth == 0 { return text.index(after: index) }
+            default: break
+            }
+        }
+        return text.endIndex
     }
 
     var logKind: SessionLog.Kind? { .request }
@@ -104,10 +155,14 @@ struct CallCommand: SingleCommand {
         case .json(let text): writer.raw(text)
         case .items(let items): writer.words(items, literal: true)
         }
+        if let batch { writer.raw(batch.words.joined(separator: " ")) }
         return writer.text
     }
 
+    var filesRead: [String] { batch?.data.map { [$0] } ?? [] }
+
     func run(in executor: isolated Executor) async throws -> CommandResult {
-        try await executor.callGRPC(method, request: request)
+        if let batch { return try await executor.callGRPCBatch(method, request: request, options: batch) }
+        return try await executor.callGRPC(method, request: request)
     }
 }

@@ -75,7 +75,7 @@ extension Executor {
     }
 
     /// The data file of `--data FILE`, its name expanded and resolved beside the running file.
-    private func dataTable(_ written: String) throws -> CSVTable {
+    func dataTable(_ written: String) throws -> CSVTable {
         let path = resolvePath(try session.variables.expand(written))
         let text: String
         do {

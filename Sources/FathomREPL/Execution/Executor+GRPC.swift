@@ -12,6 +12,16 @@ import Synchronization
 /// message as JSON (several as NDJSON, a stream), with the call's status, trailers and details
 /// beside it. What is gRPC's own — descriptors, the codec, the connection — is in FathomProtobuf
 /// and FathomGRPC.
+/// How one line connects to a gRPC server besides the session's settings (a pasted grpcurl
+/// line's own `-insecure`, `-cacert`, `-cert`/`-key`, `-max-time`).
+struct GRPCConnectionOverrides: Sendable {
+    var insecure = false
+    var trustRoots: String?
+    var certificate: String?
+    var key: String?
+    var timeout: Duration?
+}
+
 extension Executor {
     /// The current API's gRPC services, or why there are none.
     func currentGRPCService() throws(CommandError) -> GRPCService {
@@ -55,7 +65,7 @@ extension Executor {
     }
 
     /// Descriptors from protoset files and `.proto` files (compiled by protoc, `-I` paths given).
-    private func loadDescriptorFiles(_ load: GRPCCommand.Load) throws -> LoadedDescriptors {
+    func loadDescriptorFiles(_ load: GRPCCommand.Load) throws -> LoadedDescriptors {
         // Serialized FileDescriptorSets, one after another, are one set of all their files.
         var set: [UInt8] = []
         for protoset in load.protosets {
@@ -86,15 +96,18 @@ extension Executor {
         }
     }
 
-    /// The current API's services by server reflection (v1, then v1alpha), asked with the
-    /// API's credentials as any call is.
-    private func reflect() async throws -> (LoadedDescriptors, skipped: [String]) {
-        var draft = Draft()
+    /// The services of the current API (or of `origin`) by server reflection (v1, then
+    /// v1alpha), asked with the API's credentials as any call is.
+    func reflect(
+        origin: String? = nil, headers: Draft = Draft(),
+        _ overrides: GRPCConnectionOverrides = GRPCConnectionOverrides()
+    ) async throws -> (LoadedDescriptors, skipped: [String]) {
+        var draft = headers
         draft.method = .post
-        draft.target = "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo"
+        draft.target = (origin ?? "") + "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo"
         let outgoing = try prepare(draft)
         let client = try await client(for: outgoing.scope)
-        let connection = try grpcConnection(for: outgoing)
+        let connection = try grpcConnection(for: outgoing, overrides)
         let result = Mutex<Result<ServerReflection.Result, GRPCError>?>(nil)
         let timeout = session.settings.timeout ?? .seconds(10)
         _ = try await client.send(outgoing.request) { request in
@@ -133,12 +146,17 @@ extension Executor {
 
     /// The connection a prepared call goes over: its URL's server, with the session's `insecure`
     /// and the API's CA and client certificate.
-    func grpcConnection(for outgoing: Outgoing) throws -> GRPCConnection {
+    func grpcConnection(
+        for outgoing: Outgoing, _ overrides: GRPCConnectionOverrides = GRPCConnectionOverrides()
+    ) throws -> GRPCConnection {
         let url = outgoing.request.url
         var target = GRPCTarget(host: url.host, port: url.effectivePort, plaintext: url.scheme == "http")
-        target.insecure = session.settings.insecure
-        if let roots = outgoing.request.trustRootsFile { target.trustRoots = [roots] }
-        if let identity = outgoing.request.clientIdentity {
+        target.insecure = overrides.insecure || session.settings.insecure
+        if let roots = overrides.trustRoots ?? outgoing.request.trustRootsFile { target.trustRoots = [roots] }
+        if let certificate = overrides.certificate {
+            target.clientCertificate = certificate
+            target.clientKey = overrides.key
+        } else if let identity = outgoing.request.clientIdentity {
             target.clientCertificate = identity.certificateFile
             target.clientKey = identity.keyFile
         }
@@ -152,21 +170,30 @@ extension Executor {
     /// `call METHOD [JSON|items]`: the call, made through the API's client; what comes back is
     /// kept as a response. A server stream's messages print as they arrive, as a stream's events do.
     func callGRPC(_ name: String, request: CallCommand.Request) async throws -> CommandResult {
-        let service = try currentGRPCService()
+        try await callGRPC(name, request: request, service: try currentGRPCService(), draft: session.draft)
+    }
+
+    /// A call of `service`'s method `name`, its headers and credentials from `draft` (whose
+    /// target is the server's origin when it is not the base's, as a pasted grpcurl line's).
+    func callGRPC(
+        _ name: String, request: CallCommand.Request, service: GRPCService, draft base: Draft,
+        origin: String? = nil, connection overrides: GRPCConnectionOverrides = GRPCConnectionOverrides()
+    ) async throws -> CommandResult {
         let (fullName, method) = try service.method(name)
         let pool = service.descriptors.pool
         let messages = try GRPCMessages.requests(
             try request.json(expanding: session.variables), for: method, named: fullName, in: pool)
-        var draft = session.draft
+        var draft = base
         draft.method = .post
-        draft.target = "/" + fullName
+        draft.target = (origin ?? "") + "/" + fullName
         draft.body = .raw(
             GRPCMessages.text(messages.json, streaming: method.clientStreaming))
         draft.apply(.set(name: "Content-Type", value: "application/grpc+json"))
         let outgoing = try prepare(draft)
         let client = try await client(for: outgoing.scope)
-        let connection = try grpcConnection(for: outgoing)
+        let connection = try grpcConnection(for: outgoing, overrides)
         let settings = session.settings
+        let timeout = overrides.timeout ?? settings.timeout
         let live = feeds.live
         let streaming = method.serverStreaming
         let started = ContinuousClock.now
@@ -213,7 +240,7 @@ extension Executor {
         }
         let task = Task {
             try await client.grpc(
-                outgoing.request, on: connection, messages: messages.bytes, timeout: settings.timeout, onEvent: onEvent)
+                outgoing.request, on: connection, messages: messages.bytes, timeout: timeout, onEvent: onEvent)
         }
         if call.withLock({ state in
             state.task = task
@@ -248,7 +275,7 @@ extension Executor {
             trailers: GRPCMessages.headers(outcome.trailers), details: details)
         let response = NetworkResponse(
             status: HTTPStatus(code: 200), headers: headers, body: body, httpVersion: "HTTP/2",
-            request: outgoing.request,
+            request: outcome.sent ?? outgoing.request,
             timing: ResponseTiming(firstByte: firstByte.map { $0 - started } ?? elapsed, total: elapsed))
         let number = self.record.responses.append(response, grpc: record)
         let entry = try self.record.responses.entry(number)
@@ -261,5 +288,73 @@ extension Executor {
                 shownLive: live.isListening)
         }
         return CommandResult(.succeeded, [.response(output)])
+    }
+}
+
+extension Executor {
+    /// `call METHOD … --repeat N -c C`: a unary call made on a batch's plan, each call what one
+    /// `call` would make (its own request when it uses `{{$i}}` or a data row), through the API's
+    /// client and the library's scheduled batch; its summary kept as a batch's is. The tally reads
+    /// each call's status as HTTP's (`NOT_FOUND` as 404 NOT_FOUND), its body as the message's JSON.
+    func callGRPCBatch(
+        _ name: String, request: CallCommand.Request, options: BatchOptions
+    ) async throws
+        -> CommandResult
+    {
+        let service = try currentGRPCService()
+        let (fullName, method) = try service.method(name)
+        guard !method.clientStreaming, !method.serverStreaming else {
+            throw CommandError(
+                .session, "\(fullName) is \(method.kind): a batch makes unary calls", hint: "call it without --repeat")
+        }
+        let pool = service.descriptors.pool
+        let table = try options.data.map { try dataTable($0) }
+        let plan = options.plan(rows: table?.rows.count)
+        func values(_ index: Int) -> RequestValues {
+            RequestValues(index: index, row: table.map { $0.row(index % $0.rows.count) } ?? [:])
+        }
+        func make() throws -> Outgoing {
+            let message = try GRPCMessages.requests(
+                try request.json(expanding: session.variables), for: method, named: fullName, in: pool)
+            var draft = session.draft
+            draft.method = .post
+            draft.target = "/" + fullName
+            draft.body = .none
+            draft.apply(.set(name: "Content-Type", value: "application/grpc"))
+            var outgoing = try prepare(draft)
+            outgoing.request.body = .bytes(Data(message.bytes[0]))
+            return outgoing
+        }
+        let first = values(0)
+        let outgoing = try Variables.$request.withValue(first) { try make() }
+        let perRequest = first.used.load(ordering: .relaxed)
+        let client = try await client(for: outgoing.scope)
+        let connection = try grpcConnection(for: outgoing)
+        let codec = GRPCMessages(pool: pool, output: method.output)
+        let ending = NetworkClient.grpcUnary(on: connection, timeout: session.settings.timeout) { bytes in
+            Data(codec.text(bytes).utf8)
+        }
+        var tally = BatchTally(
+            volatile: session.volatile.compactMap { try? JSONPath($0) }, fromSchedule: options.rate != nil)
+        feeds.progress.start(total: plan.count)
+        defer { feeds.progress.finish() }
+        let start = ContinuousClock.now
+        let end = await client.send(plan, through: ending) { index in
+            guard index > 0, perRequest else { return outgoing.request }
+            return try Variables.$request.withValue(values(index)) { try make() }.request
+        } handle: { done in
+            tally.add(done)
+            feeds.progress.update(done: tally.completed, errors: tally.errorCount)
+        }
+        let elapsed = ContinuousClock.now - start
+        let summary = record.responses.append { number in
+            BatchSummary(
+                number: number, method: "call", shownPath: fullName, options: options, end: end, elapsed: elapsed,
+                tally: tally)
+        }
+        if summary.statuses.isEmpty, let first = summary.errors.first?.first {
+            return CommandResult(.failed, [.batch(summary), .failure(Failure(.network(first)))])
+        }
+        return CommandResult(.succeeded, [.batch(summary)])
     }
 }
