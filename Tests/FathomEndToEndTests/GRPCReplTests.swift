@@ -47,6 +47,10 @@ struct GRPCReplTests {
             grpc 127.0.0.1:\(second.port) --plaintext
             call GetUser {"id": 2}
             expect $.displayName == "Alan Turing"
+            grpcurl -plaintext -H 'x-line: only' -d '{"id": 3}' 127.0.0.1:\(second.port) fathom.test.Users/GetUser
+            expect $.displayName == "Grace Hopper"
+            call GetUser {"id": 1}
+            export grpcurl #1
 
             """
         let run = try FathomBinary.run([], script: script)
@@ -72,6 +76,23 @@ struct GRPCReplTests {
         let secondGot = (try? String(contentsOfFile: received, encoding: .utf8)) ?? ""
         #expect(!secondGot.contains(token) && !secondGot.contains("authorization"), "\(secondGot)")
         #expect(!secondGot.contains("x-echo-team"), "\(secondGot)")
+        // A pasted grpcurl line's header is that call's alone.
+        #expect(secondGot.components(separatedBy: "x-line: only").count == 2, "\(secondGot)")
+
+        // `export grpcurl` writes the call with its token by name; pasted back, it makes the call again.
+        let exported = try #require(
+            run.stdout.components(separatedBy: "grpcurl \\\n").last?.components(
+                separatedBy: "fathom.test.Users/GetUser"
+            )
+            .first)
+        #expect(exported.contains("${FATHOM_SECRET_TOKEN}"), "\(run.stdout)")
+        #expect(exported.contains("-H 'x-echo-team: blue'"), "\(exported)")
+        let pasted =
+            "grpcurl " + exported.replacingOccurrences(of: "${FATHOM_SECRET_TOKEN}", with: token)
+            + "fathom.test.Users/GetUser"
+        let again = try FathomBinary.run(["-c", pasted, "-c", "expect $.displayName == \"Ada Lovelace\""])
+        #expect(again.status == 0, "\(pasted)\n\(again.stdout)\n\(again.stderr)")
+        #expect(!again.stdout.contains(token))
 
         // The saved file replays the same calls, the token asked for by name.
         #expect(file.contains("call GetUser {\"id\": 1}"), "\(file)")

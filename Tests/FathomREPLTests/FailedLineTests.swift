@@ -53,6 +53,10 @@ import Testing
             "grpc 127.0.0.1:9 --plaintext", "grpc {{missing}}", "grpc 127.0.0.1:9 --protoset /nonexistent.protoset",
             "grpc 127.0.0.1:9 --protoset /etc/hostname",
         ],
+        "grpcurl": [
+            "grpcurl -plaintext 127.0.0.1:9 list", "grpcurl -plaintext {{missing}} pkg.S/M",
+            "grpcurl -protoset /nonexistent.protoset 127.0.0.1:9 pkg.S/M",
+        ],
         "call": ["call GetUser", "call pkg.Users/GetUser {\"id\": {{missing}}}"],  // no gRPC services loaded
         "mutation": ["{ users { id } }", "query @/nonexistent/ops.graphql", "{ users { id } } filter:=nojson"],
         "cert": ["cert /nonexistent/client.pem", "cert --ca /nonexistent/ca.pem", "cert /etc/hostname"],

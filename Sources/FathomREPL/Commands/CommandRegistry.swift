@@ -6,7 +6,7 @@ enum CommandRegistry {
         // Build and send a request
         BaseCommand.self, PathCommand.self, CdCommand.self, MethodCommand.self, QueryCommand.self,
         HeaderCommand.self, BodyCommand.self, SendCommand.self, ShowCommand.self, ResetCommand.self,
-        OneLinerCommand.self, CurlCommand.self, ImportCommand.self, ExportCommand.self,
+        OneLinerCommand.self, CurlCommand.self, GRPCurlCommand.self, ImportCommand.self, ExportCommand.self,
         WsCommand.self, PingCommand.self, CloseCommand.self,
         // Session
         ApiCommand.self, DefaultCommand.self, AuthCommand.self, SetCommand.self, UnsetCommand.self, VarsCommand.self,

@@ -6,16 +6,18 @@ import Foundation
 /// requests, or as a Swift program on FathomHTTP; secrets by name (`FATHOM_SECRET_<NAME>`).
 struct ExportCommand: SingleCommand {
     static let spec = CommandSpec(
-        name: "export", synopsis: "export curl|httpie|swift [#N|--all] | export har FILE",
-        summary: "the draft, #N's request or all as curl, HTTPie or FathomHTTP code; the session as HAR 1.2",
+        name: "export", synopsis: "export curl|httpie|swift|grpcurl [#N|--all] | export har FILE",
+        summary:
+            "the draft, #N's request or all as curl, HTTPie or FathomHTTP code; a gRPC call as grpcurl; the session as HAR 1.2",
         details: """
             The command sends the same method, URL, headers and body bytes. Each secret becomes \
-            ${FATHOM_SECRET_<NAME>}: set that variable where the command runs.
+            ${FATHOM_SECRET_<NAME>}: set that variable where the command runs. `export grpcurl` writes a gRPC \
+            call (`call`: the last one, #N, or every one with --all) as the grpcurl command that makes it again.
             """,
-        completion: .sequence([.words(["curl", "httpie", "swift", "har"]), .files]), group: .draft)
+        completion: .sequence([.words(["curl", "httpie", "swift", "grpcurl", "har"]), .files]), group: .draft)
 
     enum Format: String, CaseIterable, Equatable, Sendable {
-        case curl, httpie, swift, har
+        case curl, httpie, swift, grpcurl, har
     }
 
     var format: Format = .curl
@@ -55,6 +57,7 @@ struct ExportCommand: SingleCommand {
 
     func run(in executor: isolated Executor) async throws -> CommandResult {
         if format == .har, let file { return try Self.writeHAR(to: file, executor) }
+        if format == .grpcurl { return try grpcurl(executor) }
         let requests: [PreparedRequest]
         if all {
             requests = executor.record.responses.entries.map(\.response.request)
@@ -80,7 +83,7 @@ struct ExportCommand: SingleCommand {
                 .joined(separator: "\n")
         case .swift:
             text = SwiftExport(secrets: secrets).program(for: requests)
-        case .har:
+        case .har, .grpcurl:
             throw CommandError(.session, "export har needs a file", hint: "usage: export har FILE")
         }
         var outputs: [Output] = [.export(ExportText(format: format.rawValue, text: text))]
@@ -88,6 +91,27 @@ struct ExportCommand: SingleCommand {
             outputs.append(.event(.exportTokenOnSend))
         }
         return CommandResult(.succeeded, outputs)
+    }
+
+    /// gRPC calls as grpcurl commands: #N, every one kept (`--all`), or the last.
+    private func grpcurl(_ executor: isolated Executor) throws -> CommandResult {
+        let entries = executor.record.responses.entries
+        let chosen: [ResponseHistory.Entry]
+        if all {
+            chosen = entries.filter { $0.grpc != nil }
+        } else if let response {
+            chosen = [try executor.record.responses.entry(response)]
+        } else {
+            chosen = entries.last(where: { $0.grpc != nil }).map { [$0] } ?? []
+        }
+        guard !chosen.isEmpty else {
+            throw CommandError(.session, "no gRPC call to export", hint: "`call SERVICE/METHOD …` makes one")
+        }
+        let export = GRPCurlExport(secrets: Self.namedSecrets(executor))
+        let insecure = executor.session.settings.insecure
+        let text = try chosen.map { entry throws(CommandError) in try export.command(for: entry, insecure: insecure) }
+            .joined(separator: "\n")
+        return .shows(.export(ExportText(format: format.rawValue, text: text)))
     }
 
     /// The kept responses, with their requests, as a HAR 1.2 log written atomically.

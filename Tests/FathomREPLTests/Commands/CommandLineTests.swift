@@ -55,7 +55,15 @@ import Testing
             "curl -u ada:pw -k -L http://x.test/",
         ],
         "import": ["import curl -", "import har api.har", "import postman 'my collection.json'", "import curl '-x'"],
-        "export": ["export curl", "export httpie #2", "export swift --all", "export har out.har"],
+        "export": [
+            "export curl", "export httpie #2", "export swift --all", "export har out.har", "export grpcurl #3",
+            "export grpcurl --all",
+        ],
+        "grpcurl": [
+            "grpcurl -plaintext 127.0.0.1:50051 list",
+            "grpcurl -plaintext -H 'authorization: Bearer {{token}}' -d '{\"id\": 2}' 127.0.0.1:50051 pkg.Users/GetUser",
+            "grpcurl -proto users.proto -import-path protos -d '{\"a\": 1} {\"a\": 2}' api.test:443 pkg.Users.Add",
+        ],
         "api": ["api", "api share http://127.0.0.1:9", "api unshare {{other}}"],
         "default": [
             "default", "default header X-Client: fathom", "default header -X-Client", "default query v=2",
