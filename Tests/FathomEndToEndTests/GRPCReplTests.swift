@@ -136,4 +136,36 @@ struct GRPCReplTests {
         #expect(run.stdout.contains("Grace Hopper"), "\(run.stdout)")
         #expect(run.stdout.contains("did you mean \\\"id\\\"?"), "\(run.stdout)")
     }
+
+    /// TLS by default: the server's certificate checked against the API's CA (`cert --ca`), one
+    /// line when it cannot be, `insecure` taking any.
+    @Test func tlsByDefaultWithTheAPIsCA() throws {
+        let directory = NSTemporaryDirectory() + "fathom-grpc-tls-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try ClientCertificateTests.makeCertificates(in: directory)
+        let server = try GRPCServer(["--tls", directory + "/server.pem", directory + "/server.key"])
+        let untrusted = try FathomBinary.run(["-c", "grpc 127.0.0.1:\(server.port)"])
+        #expect(untrusted.status != 0)
+        #expect(untrusted.stderr.contains("server reflection failed"), "\(untrusted.stderr)")
+        let script = """
+            base https://127.0.0.1:\(server.port)
+            cert --ca \(directory)/ca.pem
+            grpc 127.0.0.1:\(server.port)
+            call GetUser id:=3
+            expect $.displayName == "Grace Hopper"
+            export grpcurl
+
+            """
+        let trusted = try FathomBinary.run([], script: script)
+        #expect(trusted.status == 0, "\(trusted.stdout)\n\(trusted.stderr)")
+        #expect(trusted.stdout.contains("loaded gRPC https://127.0.0.1:\(server.port)"), "\(trusted.stdout)")
+        #expect(trusted.stdout.contains("-cacert"), "\(trusted.stdout)")
+        #expect(!trusted.stdout.contains("-plaintext"), "\(trusted.stdout)")
+        let insecure = try FathomBinary.run([
+            "-c", "insecure on", "-c", "grpc 127.0.0.1:\(server.port)", "-c", "call GetUser id:=1",
+        ])
+        #expect(insecure.status == 0, "\(insecure.stdout)\n\(insecure.stderr)")
+        #expect(insecure.stdout.contains("Ada Lovelace"), "\(insecure.stdout)")
+    }
 }
