@@ -8,7 +8,7 @@ extension NetworkClient {
     ///
     /// The call is described to the interceptors as the HTTP/2 `POST` it is (`request`: the
     /// method's path on the server's origin, and the headers that become its metadata), so an
-    /// ``Authenticator`` adds its credentials as `authorization` metadata, default headers and
+    /// `Authenticator` adds its credentials as `authorization` metadata, default headers and
     /// signing apply, and the wire log shows it, masked. The call itself goes over `connection`.
     ///
     /// ```swift
@@ -32,7 +32,7 @@ extension NetworkClient {
     ///   - timeout: The call's deadline.
     ///   - onEvent: Gets the header metadata and each response message as they arrive.
     /// - Returns: How the call ended.
-    /// - Throws: ``NetworkError`` only when an interceptor fails (a token that cannot be had);
+    /// - Throws: `NetworkError` only when an interceptor fails (a token that cannot be had);
     ///   a call that fails on the wire ends with its status instead.
     public func grpc(
         _ request: PreparedRequest, on connection: GRPCConnection, messages: [[UInt8]], timeout: Duration? = nil,
@@ -70,7 +70,7 @@ extension NetworkClient {
 
     /// Where a batch of unary calls ends instead of the transport.
     ///
-    /// Given to ``send(_:isolation:through:makeRequest:handle:)``: each request's URL path names the method, its body's bytes are the one request message and
+    /// Given to `NetworkClient.send(_:through:makeRequest:handle:)`: each request's URL path names the method, its body's bytes are the one request message and
     /// its headers the metadata; the answer's status is the call's as HTTP's
     /// (``GRPCStatus/httpStatus``, the code's name as its reason), its headers the header metadata
     /// with `grpc-status` and `grpc-message`, its body the response message as `decode` gives it

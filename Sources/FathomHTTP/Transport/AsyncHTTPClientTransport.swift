@@ -62,7 +62,7 @@ public final class AsyncHTTPClientTransport: Transport {
         public var cookieJar: CookieJar?
         /// The most HTTP/1.1 connections open to one host at once: requests beyond it wait for one.
         ///
-        /// 64 by default, so that a batch of 64 at once (``NetworkClient/send(_:isolation:makeRequest:handle:)``)
+        /// 64 by default, so that a batch of 64 at once (``NetworkClient/send(_:isolation:through:makeRequest:handle:)``)
         /// gets a connection each; connections are opened only as requests need them.
         public var maxConnectionsPerHost = 64
 

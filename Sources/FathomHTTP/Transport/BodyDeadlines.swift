@@ -11,7 +11,7 @@ import Synchronization
 /// never cancelled after it has finished.
 final class BodyDeadlines: Sendable {
     /// Whether the running task does nothing but send one request, so that the deadline may
-    /// cancel it whole (set by ``NetworkClient/send(_:isolation:makeRequest:handle:)`` for each
+    /// cancel it whole (set by ``NetworkClient/send(_:isolation:through:makeRequest:handle:)`` for each
     /// request of a batch).
     @TaskLocal static var ownsTask = false
 
