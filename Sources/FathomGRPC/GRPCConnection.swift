@@ -148,9 +148,14 @@ public final class GRPCConnection: Sendable {
                         }
                     } catch let error as RPCError {
                         return Self.outcome(error, headers: headers)
-                    } catch {
+                    } catch is CancellationError {
                         return Outcome(
-                            status: GRPCStatus(code: 2, message: "\(error)"), headers: headers, trailers: trailers)
+                            status: GRPCStatus(code: 1, message: "cancelled"), headers: headers, trailers: trailers)
+                    } catch {
+                        let cancelled = Task.isCancelled
+                        return Outcome(
+                            status: GRPCStatus(code: cancelled ? 1 : 2, message: cancelled ? "cancelled" : "\(error)"),
+                            headers: headers, trailers: trailers)
                     }
                     return Outcome(status: GRPCStatus(code: 0), headers: headers, trailers: trailers)
                 }

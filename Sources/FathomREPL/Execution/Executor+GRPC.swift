@@ -270,8 +270,10 @@ extension Executor {
         let details = outcome.trailers.bytes("grpc-status-details-bin").first.flatMap {
             try? GRPCStatusDetails.json($0, api: pool)
         }
+        // Ended at `stream limit`: cancelled on purpose, which the stream's ending says.
+        let status = stopped && outcome.status.code == 1 ? GRPCStatus(code: 1) : outcome.status
         let record = GRPCCallRecord(
-            method: fullName, kind: method.kind, status: outcome.status,
+            method: fullName, kind: method.kind, status: status,
             trailers: GRPCMessages.headers(outcome.trailers), details: details)
         let response = NetworkResponse(
             status: HTTPStatus(code: 200), headers: headers, body: body, httpVersion: "HTTP/2",
