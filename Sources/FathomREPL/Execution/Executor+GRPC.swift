@@ -5,13 +5,6 @@ import FathomProtobuf
 import Foundation
 import Synchronization
 
-/// gRPC on the exchange pipeline: a call is the HTTP/2 `POST` of `/package.Service/Method` on
-/// its API's origin, prepared and scoped as every request is (its headers — the draft's, the
-/// API's defaults, its credentials — become the call's metadata), sent through the API's client
-/// (its authenticator, the wire log) over a gRPC connection, and kept as a response: the
-/// message as JSON (several as NDJSON, a stream), with the call's status, trailers and details
-/// beside it. What is gRPC's own — descriptors, the codec, the connection — is in FathomProtobuf
-/// and FathomGRPC.
 /// How one line connects to a gRPC server besides the session's settings (a pasted grpcurl
 /// line's own `-insecure`, `-cacert`, `-cert`/`-key`, `-max-time`).
 struct GRPCConnectionOverrides: Sendable {
@@ -22,6 +15,13 @@ struct GRPCConnectionOverrides: Sendable {
     var timeout: Duration?
 }
 
+/// gRPC on the exchange pipeline: a call is the HTTP/2 `POST` of `/package.Service/Method` on
+/// its API's origin, prepared and scoped as every request is (its headers — the draft's, the
+/// API's defaults, its credentials — become the call's metadata), sent through the API's client
+/// (its authenticator, the wire log) over a gRPC connection (``GRPCCallRun``), and kept as a
+/// response: the message as JSON (several as NDJSON, a stream), with the call's status, trailers
+/// and details beside it. What is gRPC's own — descriptors, the codec, the connection — is in
+/// FathomProtobuf and FathomGRPC.
 extension Executor {
     /// The current API's gRPC services, or why there are none.
     func currentGRPCService() throws(CommandError) -> GRPCService {
@@ -193,102 +193,17 @@ extension Executor {
         let client = try await client(for: outgoing.scope)
         let connection = try grpcConnection(for: outgoing, overrides)
         let settings = session.settings
-        let timeout = overrides.timeout ?? settings.timeout
-        let live = feeds.live
-        let streaming = method.serverStreaming
-        let started = ContinuousClock.now
-        let received = Mutex<(messages: [String], headers: GRPCMetadata, firstByte: ContinuousClock.Instant?)>(
-            ([], GRPCMetadata(), nil))
-        let codec = GRPCMessages(pool: pool, output: method.output)
-        let limit = settings.streamLimit
-        // `stream limit` ends a server stream: the call is cancelled once that many have come.
-        let call = Mutex<(task: Task<GRPCConnection.Outcome, any Error>?, stop: Bool)>((nil, false))
-        let onEvent: @Sendable (GRPCConnection.Event) async -> Void = { event in
-            switch event {
-            case .headers(let headers):
-                received.withLock {
-                    $0.headers = headers
-                    $0.firstByte = $0.firstByte ?? .now
-                }
-                if streaming {
-                    live.send(
-                        .streamHead(
-                            StreamHead(
-                                status: HTTPStatus(code: 200), headers: GRPCMessages.headers(headers),
-                                format: .jsonLines, showHeaders: settings.showHeaders, grpcMethod: fullName)))
-                }
-            case .message(let bytes):
-                let text = codec.text(bytes)
-                let index = received.withLock {
-                    $0.messages.append(text)
-                    return $0.messages.count
-                }
-                guard streaming else { return }
-                live.send(
-                    .streamEvent(
-                        StreamEventOutput(
-                            index: index, event: StreamEvent(data: text), format: .jsonLines,
-                            elapsed: ContinuousClock.now - started, violations: nil)))
-                if let limit, index >= limit {
-                    let task = call.withLock { state in
-                        state.stop = true
-                        return state.task
-                    }
-                    task?.cancel()
-                }
-            }
-        }
-        let task = Task {
-            try await client.grpc(
-                outgoing.request, on: connection, messages: messages.bytes, timeout: timeout, onEvent: onEvent)
-        }
-        if call.withLock({ state in
-            state.task = task
-            return state.stop
-        }) {
-            task.cancel()
-        }
-        let outcome = try await withTaskCancellationHandler {
-            try await task.value
-        } onCancel: {
-            task.cancel()
-        }
-        let stopped = call.withLock { $0.stop }
-        let elapsed = ContinuousClock.now - started
-        let (texts, headerMetadata, firstByte) = received.withLock { ($0.messages, $0.headers, $0.firstByte) }
-        var headers = GRPCMessages.headers(headerMetadata)
-        let body: Data
-        if streaming || method.clientStreaming && texts.count != 1 {
-            headers.add(.contentType, "application/x-ndjson")
-            body = Data(texts.map { $0 + "\n" }.joined().utf8)
-        } else if let text = texts.first {
-            headers.add(.contentType, "application/json")
-            body = Data(text.utf8)
-        } else {
-            body = Data()
-        }
-        let details = outcome.trailers.bytes("grpc-status-details-bin").first.flatMap {
-            try? GRPCStatusDetails.json($0, api: pool)
-        }
-        // Ended at `stream limit`: cancelled on purpose, which the stream's ending says.
-        let status = stopped && outcome.status.code == 1 ? GRPCStatus(code: 1) : outcome.status
-        let record = GRPCCallRecord(
-            method: fullName, kind: method.kind, status: status,
-            trailers: GRPCMessages.headers(outcome.trailers), details: details)
-        let response = NetworkResponse(
-            status: HTTPStatus(code: 200), headers: headers, body: body, httpVersion: "HTTP/2",
-            request: outcome.sent ?? outgoing.request,
-            timing: ResponseTiming(firstByte: firstByte.map { $0 - started } ?? elapsed, total: elapsed))
-        let number = self.record.responses.append(response, grpc: record)
-        let entry = try self.record.responses.entry(number)
-        var output = responseOutput(entry, sent: outgoing.scope)
+        let run = GRPCCallRun(
+            name: fullName, method: method, codec: GRPCMessages(pool: pool, output: method.output), live: feeds.live,
+            showHeaders: settings.showHeaders, limit: settings.streamLimit)
+        let result = try await run.run(
+            outgoing.request, messages: messages.bytes, client: client, connection: connection,
+            timeout: overrides.timeout ?? settings.timeout)
+        let (response, call) = run.response(result, request: outgoing.request)
+        let number = record.responses.append(response, grpc: call)
+        var output = responseOutput(try record.responses.entry(number), sent: outgoing.scope)
         output.target = outgoing.target
-        if streaming {
-            output.stream = StreamSummary(
-                format: .jsonLines, events: texts.count,
-                ending: stopped ? .stopped : outcome.status.code == 1 ? .cancelled : .complete,
-                shownLive: live.isListening)
-        }
+        output.stream = run.streamSummary(result)
         return CommandResult(.succeeded, [.response(output)])
     }
 }
