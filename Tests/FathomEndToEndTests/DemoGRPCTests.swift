@@ -29,6 +29,10 @@ import Testing
             call Chat [{"text": "hello"}, {"text": "again"}]
             expect events == 2
             expect event $.text == "AGAIN"
+            timeout 100ms
+            call ListTodos userId:=1
+            expect status DEADLINE_EXCEEDED
+            timeout off
             save \(saved)
             base {{demo}}
             get /users/3/todos
@@ -46,7 +50,7 @@ import Testing
         #expect(file.contains("grpc {{grpc}} --plaintext"), "\(file)")
         let replay = try FathomBinary.run(["replay", "--demo", saved])
         #expect(replay.status == 0, "\(replay.stdout)\n\(replay.stderr)")
-        #expect(replay.stdout.contains("5 requests: 5 passed"), "\(replay.stdout)")
+        #expect(replay.stdout.contains("6 requests: 6 passed"), "\(replay.stdout)")
     }
 
     @Test(.enabled(if: GraphQLServer.python != nil, "needs FATHOM_PYTHON with grpcio-reflection"))

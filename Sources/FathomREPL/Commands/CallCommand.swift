@@ -12,9 +12,11 @@ struct CallCommand: SingleCommand {
             bytes as base64) or items: `name=text` a string, `name:=json` any JSON, `a.b=x` a nested field. A \
             client or bidirectional stream takes an array: each element is one message, then the call \
             half-closes. The draft's headers, the API's default headers and its credentials go as metadata; \
-            `timeout` is the deadline; Ctrl-C cancels. A server stream's messages print as they arrive (`stream \
-            limit N` ends it after N) and are kept as a stream (`expect events`, `expect event`). `expect status \
-            NOT_FOUND` checks the gRPC status (by name or number), `expect trailer NAME …` its trailers.
+            `timeout` is the deadline (60 s unless set, a stream's whole life included); Ctrl-C cancels. A \
+            server stream's messages print as they arrive (`stream limit N` ends it after N) and are kept as a \
+            stream (`expect events`, `expect event`). `expect status NOT_FOUND` checks the gRPC status (by name \
+            or number), `expect trailer NAME …` its trailers. Batch flags (`--repeat N -c C`) make a unary \
+            call many times.
             """,
         completion: .grpcMethods, continuation: .jsonAfterWord, group: .draft)
 

@@ -23,6 +23,10 @@ struct GRPCConnectionOverrides: Sendable {
 /// and details beside it. What is gRPC's own — descriptors, the codec, the connection — is in
 /// FathomProtobuf and FathomGRPC.
 extension Executor {
+    /// A call's deadline: the `timeout` set, else the one every request has (60 s) — a stream's
+    /// whole life included, so no wait is without a bound (`timeout 10m` for a longer stream).
+    var grpcDeadline: Duration { session.settings.timeout ?? options.requestTimeout ?? .seconds(60) }
+
     /// The current API's gRPC services, or why there are none.
     func currentGRPCService() throws(CommandError) -> GRPCService {
         guard let api = session.currentAPI else {
@@ -198,7 +202,7 @@ extension Executor {
             showHeaders: settings.showHeaders, limit: settings.streamLimit)
         let result = try await run.run(
             outgoing.request, messages: messages.bytes, client: client, connection: connection,
-            timeout: overrides.timeout ?? settings.timeout)
+            timeout: overrides.timeout ?? grpcDeadline)
         let (response, call) = run.response(result, request: outgoing.request)
         let number = record.responses.append(response, grpc: call)
         var output = responseOutput(try record.responses.entry(number), sent: outgoing.scope)
@@ -248,7 +252,7 @@ extension Executor {
         let client = try await client(for: outgoing.scope)
         let connection = try grpcConnection(for: outgoing)
         let codec = GRPCMessages(pool: pool, output: method.output)
-        let ending = NetworkClient.grpcUnary(on: connection, timeout: session.settings.timeout) { bytes in
+        let ending = NetworkClient.grpcUnary(on: connection, timeout: grpcDeadline) { bytes in
             Data(codec.text(bytes).utf8)
         }
         var tally = BatchTally(
