@@ -53,6 +53,17 @@ import Testing
         #expect(replay.stdout.contains("6 requests: 6 passed"), "\(replay.stdout)")
     }
 
+    /// A gRPC call exports as grpcurl, never as a curl line that would POST its JSON.
+    @Test func aCallExportsAsGRPCurlNotCurl() throws {
+        let run = try FathomBinary.run([
+            "--demo", "-c", "grpc {{grpc}} --plaintext", "-c", "call GetUser id:=1", "-c", "export grpcurl",
+            "-c", "export curl #1",
+        ])
+        #expect(run.status != 0)
+        #expect(run.stdout.contains("-d '{\"id\":1}'"), "\(run.stdout)")
+        #expect(run.stderr.contains("#1 is a gRPC call, not an HTTP request — `export grpcurl #1`"), "\(run.stderr)")
+    }
+
     @Test(.enabled(if: GraphQLServer.python != nil, "needs FATHOM_PYTHON with grpcio-reflection"))
     func aReflectionClientNobodyHereWroteReadsTheDemo() throws {
         let server = try DemoServerProcess()

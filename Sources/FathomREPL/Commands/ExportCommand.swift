@@ -60,13 +60,20 @@ struct ExportCommand: SingleCommand {
         if format == .grpcurl { return try grpcurl(executor) }
         let requests: [PreparedRequest]
         if all {
-            requests = executor.record.responses.entries.map(\.response.request)
+            // A gRPC call is no HTTP request a curl line could make: `export grpcurl` writes those.
+            requests = executor.record.responses.entries.filter { $0.grpc == nil }.map(\.response.request)
             guard !requests.isEmpty else {
                 throw CommandError(
                     .session, "no responses yet to export", hint: "send a request first, or export the draft")
             }
         } else if let response {
-            requests = [try executor.record.responses.entry(response).response.request]
+            let entry = try executor.record.responses.entry(response)
+            guard entry.grpc == nil else {
+                throw CommandError(
+                    .session, "#\(response) is a gRPC call, not an HTTP request",
+                    hint: "`export grpcurl #\(response)` writes it as a grpcurl command")
+            }
+            requests = [entry.response.request]
         } else {
             requests = [try await executor.preview(executor.session.draft).request]
         }
