@@ -53,13 +53,15 @@ import Testing
         #expect(replay.stdout.contains("6 requests: 6 passed"), "\(replay.stdout)")
     }
 
-    /// A gRPC call exports as grpcurl, never as a curl line that would POST its JSON.
+    /// A gRPC call exports as grpcurl, never as a curl line that would POST its JSON; a batch of
+    /// calls names each status as gRPC does.
     @Test func aCallExportsAsGRPCurlNotCurl() throws {
         let run = try FathomBinary.run([
-            "--demo", "-c", "grpc {{grpc}} --plaintext", "-c", "call GetUser id:=1", "-c", "export grpcurl",
-            "-c", "export curl #1",
+            "--demo", "-c", "grpc {{grpc}} --plaintext", "-c", "call GetUser id:=1",
+            "-c", "call GetUser id:={{$i}} --repeat 27 -c 3", "-c", "export grpcurl", "-c", "export curl #1",
         ])
         #expect(run.status != 0)
+        #expect(run.stdout.contains("200 OK × 25 · 404 NOT_FOUND × 2"), "\(run.stdout)")
         #expect(run.stdout.contains("-d '{\"id\":1}'"), "\(run.stdout)")
         #expect(run.stderr.contains("#1 is a gRPC call, not an HTTP request — `export grpcurl #1`"), "\(run.stderr)")
     }

@@ -82,6 +82,8 @@ struct BatchSummary: Sendable {
     var elapsed: Duration
     /// Statuses by code, ascending.
     var statuses: [(code: Int, count: Int)]
+    /// A status's own name where it is not HTTP's (a gRPC batch's `NOT_FOUND` for 404).
+    var reasons: [Int: String] = [:]
     var errors: [Errors]
     var latency: Latencies?
     var firstByte: Latencies?
@@ -110,6 +112,7 @@ struct BatchSummary: Sendable {
             ending = .stopped(index: index, reason: (error as? CommandError)?.message ?? "\(error)")
         }
         statuses = tally.statuses.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        reasons = tally.reasons
         errors = tally.errors.sorted {
             $0.value.count > $1.value.count || ($0.value.count == $1.value.count && $0.key < $1.key)
         }

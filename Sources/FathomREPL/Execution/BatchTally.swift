@@ -44,6 +44,10 @@ struct BatchTally {
     let volatile: [JSONPath]
     private(set) var responses = 0
     private(set) var statuses: [Int: Int] = [:]
+    /// Each status's name as the answers gave it, when ``keepsReasons`` (a gRPC batch's: `404`
+    /// is `NOT_FOUND` there); HTTP's standard reason phrases otherwise.
+    private(set) var reasons: [Int: String] = [:]
+    var keepsReasons = false
     /// By kind (``errorKind(_:)``): how many, and the first such error.
     private(set) var errors: [String: (count: Int, first: NetworkError)] = [:]
     private(set) var latency = Histogram<UInt64>(
@@ -77,6 +81,9 @@ struct BatchTally {
         case .success(let response):
             responses += 1
             statuses[response.status.code, default: 0] += 1
+            if keepsReasons, reasons[response.status.code] == nil {
+                reasons[response.status.code] = response.status.reasonPhrase
+            }
             firstByte.record(Self.microseconds(response.timing.firstByte))
             classify(response)
         case .failure(let error):

@@ -257,6 +257,8 @@ extension Executor {
         }
         var tally = BatchTally(
             volatile: session.volatile.compactMap { try? JSONPath($0) }, fromSchedule: options.rate != nil)
+        // Each status by its gRPC name (`404 NOT_FOUND`), as the gateway mapping's answers carry it.
+        tally.keepsReasons = true
         feeds.progress.start(total: plan.count)
         defer { feeds.progress.finish() }
         let start = ContinuousClock.now

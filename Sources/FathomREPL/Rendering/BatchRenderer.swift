@@ -39,7 +39,8 @@ struct BatchRenderer {
             lines.append(
                 label("status")
                     + summary.statuses.map {
-                        palette.status(HTTPStatus(code: $0.code)) + " × " + Count.grouped($0.count)
+                        palette.status(HTTPStatus(code: $0.code, reasonPhrase: summary.reasons[$0.code]))
+                            + " × " + Count.grouped($0.count)
                     }
                     .joined(separator: " · "))
         }
@@ -115,7 +116,7 @@ struct BatchRenderer {
         let countWidth = Count.grouped(largest.count).count
         for (index, bodyClass) in summary.classes.enumerated() {
             let count = Count.grouped(bodyClass.count)
-            let status = HTTPStatus(code: bodyClass.status)
+            let status = HTTPStatus(code: bodyClass.status, reasonPhrase: summary.reasons[bodyClass.status])
             let padding = "  " + String(repeating: " ", count: max(0, countWidth - count.count))
             let prefix = padding + count + " × " + palette.status(status) + "  "
             // A class is shown as its differences from the largest when they are few: a race's
