@@ -71,10 +71,16 @@ public final class NetworkClient: Sendable {
             WireLog(logger: $0, detail: configuration.logDetail, redactor: configuration.redactor)
         }
         self.wireLog = wireLog
-        let last: Next = { @Sendable request in
+        self.pipeline = InterceptorChain.make(
+            configuration.interceptors, ending: Self.logged({ try await transport.send($0) }, wireLog))
+    }
+
+    /// `ending` with each request, response and failure written to the wire log.
+    private static func logged(_ ending: @escaping Next, _ wireLog: WireLog?) -> Next {
+        { @Sendable request in
             wireLog?.logRequest(request)
             do {
-                let response = try await transport.send(request)
+                let response = try await ending(request)
                 wireLog?.logResponse(response)
                 return response
             } catch {
@@ -83,7 +89,18 @@ public final class NetworkClient: Sendable {
                 throw error
             }
         }
-        self.pipeline = InterceptorChain.make(configuration.interceptors, ending: last)
+    }
+
+    /// `request` with every header that carries a secret marked as a credential (dropped when a
+    /// redirect leaves the origin).
+    private func markingCredentials(_ request: PreparedRequest) -> PreparedRequest {
+        var request = request
+        let redactor = configuration.redactor
+        for field in request.headers
+        where redactor.isSecretHeader(field.name) || redactor.redact(field.value) != field.value {
+            request.credentialHeaders.insert(field.name)
+        }
+        return request
     }
 
     /// A client from the parts of its configuration, most often the base URL and interceptors.
@@ -119,14 +136,8 @@ public final class NetworkClient: Sendable {
     /// Sends a request that is already prepared.
     public func send(_ request: PreparedRequest) async throws(NetworkError) -> NetworkResponse<Data> {
         let start = ContinuousClock.now
-        var request = request
-        let redactor = configuration.redactor
-        for field in request.headers
-        where redactor.isSecretHeader(field.name) || redactor.redact(field.value) != field.value {
-            request.credentialHeaders.insert(field.name)
-        }
         do {
-            return try await pipeline(request)
+            return try await pipeline(markingCredentials(request))
         } catch {
             throw redacted(Self.normalize(error, elapsed: ContinuousClock.now - start))
         }
@@ -155,26 +166,9 @@ public final class NetworkClient: Sendable {
         _ request: PreparedRequest, through ending: @escaping Next
     ) async throws(NetworkError) -> NetworkResponse<Data> {
         let start = ContinuousClock.now
-        var request = request
-        let redactor = configuration.redactor
-        for field in request.headers
-        where redactor.isSecretHeader(field.name) || redactor.redact(field.value) != field.value {
-            request.credentialHeaders.insert(field.name)
-        }
-        let wireLog = self.wireLog
-        let last: Next = { @Sendable request in
-            wireLog?.logRequest(request)
-            do {
-                let response = try await ending(request)
-                wireLog?.logResponse(response)
-                return response
-            } catch {
-                if let wireLog { wireLog.logFailure(request, error: NetworkClient.normalize(error, elapsed: nil)) }
-                throw error
-            }
-        }
         do {
-            return try await InterceptorChain.make(configuration.interceptors, ending: last)(request)
+            return try await InterceptorChain.make(configuration.interceptors, ending: Self.logged(ending, wireLog))(
+                markingCredentials(request))
         } catch {
             throw redacted(Self.normalize(error, elapsed: ContinuousClock.now - start))
         }

@@ -32,15 +32,7 @@ struct CurlCommand: SingleCommand {
     var variables: [String]
 
     static func parse(_ arguments: inout Arguments) throws(CommandError) -> Self {
-        let column = arguments.column
-        let split: ShellWords.Result
-        do {
-            split = try ShellWords.split(String(arguments.raw))
-        } catch {
-            var error = error
-            error.column = error.column.map { $0 + column - 1 }
-            throw error
-        }
+        let split = try ShellWords.split(arguments)
         // Checked now (files are read when it runs): a bad flag stops a session file before it starts.
         do {
             _ = try CurlInvocation.parse(split.words) { _ in Data() }

@@ -25,14 +25,7 @@ struct GRPCurlCommand: SingleCommand {
 
     static func parse(_ arguments: inout Arguments) throws(CommandError) -> Self {
         let column = arguments.column
-        let split: ShellWords.Result
-        do {
-            split = try ShellWords.split(String(arguments.raw))
-        } catch {
-            var error = error
-            error.column = error.column.map { $0 + column - 1 }
-            throw error
-        }
+        let split = try ShellWords.split(arguments)
         guard !split.words.isEmpty else {
             throw CommandError(.parse, .missing("the server and a method"), column: column, hint: arguments.usage)
         }

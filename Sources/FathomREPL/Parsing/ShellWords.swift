@@ -13,6 +13,19 @@ enum ShellWords {
         var variables: [String]
     }
 
+    /// The rest of a command's line as shell words (`curl …`, `grpcurl …`), an error's column
+    /// counted from the start of the line.
+    static func split(_ arguments: Arguments) throws(CommandError) -> Result {
+        let column = arguments.column
+        do {
+            return try split(String(arguments.raw))
+        } catch {
+            var error = error
+            error.column = error.column.map { $0 + column - 1 }
+            throw error
+        }
+    }
+
     static func split(_ text: String) throws(CommandError) -> Result {
         var source = Array(text.unicodeScalars)
         if isWindowsForm(source) { source = unescapeWindows(source) }
