@@ -38,19 +38,74 @@ extension NetworkClient {
         _ request: PreparedRequest, on connection: GRPCConnection, messages: [[UInt8]], timeout: Duration? = nil,
         onEvent: @escaping @Sendable (GRPCConnection.Event) async -> Void = { _ in }
     ) async throws(NetworkError) -> GRPCConnection.Outcome {
+        try await grpc(request, on: connection, timeout: timeout, onEvent: onEvent) {
+            AsyncStream { continuation in
+                for message in messages { continuation.yield(message) }
+                continuation.finish()
+            }
+        }
+    }
+
+    /// Calls a gRPC method whose request messages are sent as they come: a client or
+    /// bidirectional stream written a message at a time.
+    ///
+    /// As ``grpc(_:on:messages:timeout:onEvent:)``, but the call half-closes when `requests`
+    /// finishes, and it is made once: messages already sent cannot be sent again, so when an
+    /// interceptor asks for the call a second time (an authenticator answering
+    /// `UNAUTHENTICATED`), it gets the first call's answer back and the call ends with it.
+    ///
+    /// ```swift
+    /// let (requests, writer) = AsyncStream.makeStream(of: [UInt8].self)
+    /// async let outcome = client.grpc(request, on: connection, streaming: requests)
+    /// writer.yield(first)
+    /// writer.finish()  // the half-close
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - request: The call as a request (see ``grpc(_:on:messages:timeout:onEvent:)``).
+    ///   - connection: The server's connection.
+    ///   - requests: The request messages, encoded, as they are written.
+    ///   - timeout: The call's deadline, the stream's whole life included.
+    ///   - onEvent: Gets the header metadata and each response message as they arrive.
+    /// - Returns: How the call ended.
+    /// - Throws: `NetworkError` only when an interceptor fails.
+    public func grpc(
+        _ request: PreparedRequest, on connection: GRPCConnection, streaming requests: AsyncStream<[UInt8]>,
+        timeout: Duration? = nil, onEvent: @escaping @Sendable (GRPCConnection.Event) async -> Void = { _ in }
+    ) async throws(NetworkError) -> GRPCConnection.Outcome {
+        let unsent = Mutex<AsyncStream<[UInt8]>?>(requests)
+        return try await grpc(request, on: connection, timeout: timeout, onEvent: onEvent) {
+            unsent.withLock { stream in
+                defer { stream = nil }
+                return stream
+            }
+        }
+    }
+
+    /// The call through the interceptors: `requests` gives each attempt its messages, or `nil`
+    /// when they cannot be given again (the attempt then answers as the last one did).
+    private func grpc(
+        _ request: PreparedRequest, on connection: GRPCConnection, timeout: Duration?,
+        onEvent: @escaping @Sendable (GRPCConnection.Event) async -> Void,
+        requests: @escaping @Sendable () -> AsyncStream<[UInt8]>?
+    ) async throws(NetworkError) -> GRPCConnection.Outcome {
         let ended = Mutex<GRPCConnection.Outcome?>(nil)
         _ = try await send(request) { request in
-            let call = GRPCConnection.Call(
-                method: String(request.url.path.dropFirst()), metadata: GRPCMetadata(requestHeaders: request.headers),
-                timeout: timeout)
-            var outcome = await connection.call(
-                call,
-                requests: AsyncStream { continuation in
-                    for message in messages { continuation.yield(message) }
-                    continuation.finish()
-                }, onEvent: onEvent)
-            outcome.sent = request
-            ended.withLock { $0 = outcome }
+            var outcome: GRPCConnection.Outcome
+            if let messages = requests() {
+                let call = GRPCConnection.Call(
+                    method: String(request.url.path.dropFirst()),
+                    metadata: GRPCMetadata(requestHeaders: request.headers), timeout: timeout)
+                outcome = await connection.call(call, requests: messages, onEvent: onEvent)
+                outcome.sent = request
+                ended.withLock { $0 = outcome }
+            } else if let first = ended.withLock({ $0 }) {
+                outcome = first
+            } else {
+                outcome = GRPCConnection.Outcome(
+                    status: GRPCStatus(code: 2, message: "the call was not made"), headers: GRPCMetadata(),
+                    trailers: GRPCMetadata())
+            }
             var headers = NetworkHeaders()
             for entry in outcome.headers.entries {
                 if case .text(let text) = entry.value { headers.add(NetworkHeaders.Name(entry.name), text) }

@@ -1,4 +1,5 @@
 import FathomGRPC
+import FathomHTTP
 import FathomJSON
 import FathomProtobuf
 import Foundation
@@ -140,6 +141,78 @@ struct GRPCClientTests {
         #expect(ContinuousClock.now - started < .seconds(10))
         await #expect(throws: GRPCError.self) { try await ServerReflection(connection: connection).load() }
         await connection.close()
+    }
+
+    /// Through a NetworkClient: a refreshing authenticator whose first token is refused gets
+    /// UNAUTHENTICATED as a 401 and the unary call is made again with a fresh token; a stream
+    /// written a message at a time is answered message by message (each answer comes before the
+    /// next is written), and is made once — its second try gets the first answer back.
+    @Test func throughAClientARefusedTokenIsRenewedAndAStreamIsWrittenAMessageAtATime() async throws {
+        let secret = "grpc-stream-secret-5678"
+        let fixture = try await Fixture(["--token", secret], metadata: Self.bearer(secret))
+        let base = "http://127.0.0.1:\(fixture.server.port)/fathom.test.Users/"
+        func client(_ fetched: Counter) -> NetworkClient {
+            NetworkClient(interceptors: [
+                .authenticator(BearerTokenAuthenticator { await fetched.next() == 1 ? "stale" : secret })
+            ])
+        }
+
+        let unaryTokens = Counter()
+        let unary = try await client(unaryTokens).grpc(
+            try NetworkRequest.post(base + "GetUser").prepared(), on: fixture.connection,
+            messages: [try fixture.encode(#"{"id": 1}"#, as: "fathom.test.GetUserRequest")])
+        #expect(unary.status.isOK, "\(unary.status)")
+        #expect(await unaryTokens.count == 2)
+        #expect(unary.sent?.headers[.authorization] == "Bearer \(secret)")
+
+        // A token that is good from the start: the stream, a message at a time.
+        let streamTokens = Counter()
+        _ = await streamTokens.next()
+        let (requests, writer) = AsyncStream.makeStream(of: [UInt8].self)
+        let (answers, answered) = AsyncStream.makeStream(of: [UInt8].self)
+        let (streaming, shout, connection) = (
+            client(streamTokens), try NetworkRequest.post(base + "Shout").prepared(), fixture.connection
+        )
+        let call = Task {
+            try await streaming.grpc(shout, on: connection, streaming: requests) { event in
+                if case .message(let bytes) = event { answered.yield(bytes) }
+            }
+        }
+        var iterator = answers.makeAsyncIterator()
+        for name in ["ada", "grace"] {
+            writer.yield(try fixture.encode(#"{"displayName": "\#(name)"}"#, as: "fathom.test.User"))
+            let answer = try #require(await iterator.next())
+            #expect(
+                try fixture.decode(answer, as: "fathom.test.User") == #"{"displayName":"\#(name.uppercased())"}"# + "\n"
+            )
+        }
+        writer.finish()
+        #expect(try await call.value.status.isOK)
+
+        // A stale token on a stream: refused, renewed, and not sent again — the messages were.
+        let staleTokens = Counter()
+        let (once, onceWriter) = AsyncStream.makeStream(of: [UInt8].self)
+        onceWriter.yield(try fixture.encode(#"{"displayName": "x"}"#, as: "fathom.test.User"))
+        onceWriter.finish()
+        let refused = try await client(staleTokens).grpc(
+            try NetworkRequest.post(base + "Shout").prepared(), on: fixture.connection, streaming: once)
+        #expect(refused.status == GRPCStatus(code: 16, message: "a bearer token is needed"))
+        #expect(await staleTokens.count == 2)
+        await fixture.connection.close()
+    }
+
+    static func bearer(_ token: String) -> GRPCMetadata {
+        var metadata = GRPCMetadata()
+        metadata.add("authorization", "Bearer \(token)")
+        return metadata
+    }
+
+    actor Counter {
+        private(set) var count = 0
+        func next() -> Int {
+            count += 1
+            return count
+        }
     }
 
     static func stream(_ messages: [[UInt8]]) -> AsyncStream<[UInt8]> {
