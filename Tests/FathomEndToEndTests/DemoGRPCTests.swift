@@ -53,6 +53,128 @@ import Testing
         #expect(replay.stdout.contains("6 requests: 6 passed"), "\(replay.stdout)")
     }
 
+    /// A client or bidirectional stream called with no messages stays open for the lines that
+    /// write it — `send` (JSON, an array, items), `expect message`, `close` — and is kept as a
+    /// conversation and then as the call's response; its file replays, and `--output json`
+    /// carries each message (checked against the schema by ``FathomBinary``).
+    @Test func aStreamWrittenLineByLineSavesAndReplays() throws {
+        let directory = NSTemporaryDirectory() + "fathom-demo-grpc-stream-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let saved = directory + "/chat.fathom"
+        let script = """
+            grpc {{grpc}} --plaintext
+            call Chat
+            ws /ws
+            call AddTodos
+            ping
+            close 4000
+            send text=hello
+            expect message $.text == "HELLO"
+            send [{"text": "a"}, {"text": "b"}]
+            expect message $.text == "B"
+            send nope:=1
+            inspect #1 $.messages[0].data.text
+            close
+            expect status OK
+            expect events == 3
+            expect event $.text == "A"
+            call AddTodos
+            send userId:=3 title="Ship it"
+            send {"userId": 3, "title": "Rest"}
+            close
+            expect $.added == 2
+            call AddTodos
+            send title=orphan
+            close
+            expect status INVALID_ARGUMENT
+            send title=late
+            save \(saved)
+
+            """
+        let run = try FathomBinary.run(["--demo"], script: script)
+        #expect(run.status != 0)
+        #expect(run.stdout.contains("⇄ fathom.demo.v1.Todos/Chat open · #1"), "\(run.stdout)")
+        #expect(
+            run.stderr.contains("a gRPC stream of fathom.demo.v1.Todos/Chat is open — `close` it first"),
+            "\(run.stderr)")
+        #expect(run.stderr.contains("ping is a WebSocket's"), "\(run.stderr)")
+        #expect(run.stderr.contains("a gRPC stream's close takes no code"), "\(run.stderr)")
+        #expect(run.stdout.contains("→ {\"text\":\"hello\"}"), "\(run.stdout)")
+        #expect(run.stderr.contains("has no field \"nope\""), "\(run.stderr)")
+        #expect(run.stdout.contains("\"hello\""), "\(run.stdout)")
+        #expect(run.stdout.contains("gRPC OK"), "\(run.stdout)")
+        #expect(run.stdout.contains("3 events"), "\(run.stdout)")
+        #expect(run.stdout.contains("\"added\": 2"), "\(run.stdout)")
+        #expect(run.stdout.contains("gRPC INVALID_ARGUMENT"), "\(run.stdout)")
+        #expect(
+            run.stderr.contains("the gRPC stream of fathom.demo.v1.Todos/AddTodos has ended (INVALID_ARGUMENT)"),
+            "\(run.stderr)")
+        #expect(!run.stdout.contains("✗ expect") && !run.stderr.contains("✗ expect"), "\(run.stdout)\n\(run.stderr)")
+        let file = try String(contentsOfFile: saved, encoding: .utf8)
+        #expect(file.contains("call Chat\nsend text=hello\nexpect message $.text == \"HELLO\"\n"), "\(file)")
+        #expect(!file.contains("nope") && !file.contains("ping") && !file.contains("late"), "\(file)")
+
+        let recorded = try FathomBinary.run(["replay", "--demo", "--record", saved])
+        #expect(recorded.status == 0, "\(recorded.stdout)\n\(recorded.stderr)")
+        #expect(recorded.stdout.contains("call fathom.demo.v1.Todos/Chat  OK"), "\(recorded.stdout)")
+        #expect(recorded.stdout.contains("call fathom.demo.v1.Todos/AddTodos  INVALID_ARGUMENT"), "\(recorded.stdout)")
+        // The server's answers are the same on the next run (the added todos' times aside).
+        let compared = try FathomBinary.run([
+            "replay", "--demo", "--compare", saved, "--volatile", "$.todos[*].created",
+        ])
+        #expect(
+            compared.stdout.contains("call fathom.demo.v1.Todos/Chat  OK"), "\(compared.stdout)\n\(compared.stderr)")
+        #expect(compared.status == 0, "\(compared.stdout)\n\(compared.stderr)")
+
+        let json = try FathomBinary.run(
+            ["--demo", "--output", "json"],
+            script: """
+                grpc {{grpc}} --plaintext
+                call Chat
+                send text=json
+                expect message $.text == "JSON"
+                close
+                call AddTodos
+                send title=orphan
+                expect message $.added == 1
+
+                """)
+        for event in [
+            "\"type\":\"grpc_stream\",\"version\":1,\"event\":\"open\"", "\"event\":\"sent\"", "\"event\":\"message\"",
+        ] {
+            #expect(json.stdout.contains(event), "\(json.stdout)")
+        }
+        #expect(json.stdout.contains("before the call ended"), "\(json.stdout)")
+    }
+
+    /// At the prompt: the stream's own sub-prompt, its messages as they come, Ctrl-D half-closes
+    /// and shows the call's end, and the main prompt is back.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
+    func aStreamAtThePromptIsASubPromptCtrlDCloses() throws {
+        let state = NSTemporaryDirectory() + "fathom-state-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let terminal = try Tmux(
+            "XDG_STATE_HOME=\(state) NO_COLOR=1 \(FathomBinary.binary) --demo; echo FATHOM-EXIT=$?")
+        try terminal.waitFor("/>")
+        try terminal.type("grpc {{grpc}} --plaintext")
+        try terminal.send("Enter")
+        try terminal.waitFor("4 methods")
+        try terminal.type("call Chat")
+        try terminal.send("Enter")
+        try terminal.waitFor("grpc Todos/Chat>")
+        try terminal.type("send text='hi there'")
+        try terminal.send("Enter")
+        try terminal.waitFor("\"HI THERE\"")
+        try terminal.send("C-d")
+        try terminal.waitFor("gRPC OK")
+        let screen = try terminal.waitFor("1 event")
+        #expect(screen.contains("→ {\"text\":\"hi there\"}"), "\(screen)")
+        try terminal.waitForPrompt("/>")
+        try terminal.send("C-d")
+        try terminal.waitFor("FATHOM-EXIT=0")
+    }
+
     /// A gRPC call exports as grpcurl, never as a curl line that would POST its JSON; a batch of
     /// calls names each status as gRPC does.
     @Test func aCallExportsAsGRPCurlNotCurl() throws {

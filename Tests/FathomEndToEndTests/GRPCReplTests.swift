@@ -43,6 +43,14 @@ struct GRPCReplTests {
               {"displayName": "quiet"}
             ]
             expect event $.displayName == "QUIET"
+            call Shout
+            send displayName=ada
+            expect message $.displayName == "ADA"
+            send {"displayName": "grace"}
+            close
+            expect status OK
+            expect trailer x-trailer-team == blue
+            expect events == 2
             save \(saved)
             grpc 127.0.0.1:\(second.port) --plaintext
             call GetUser {"id": 2}
@@ -100,7 +108,8 @@ struct GRPCReplTests {
         let environment = ["FATHOM_SECRET_TOKEN": token]
         let replay = try FathomBinary.run(["replay", "--compare", saved], environment: environment)
         #expect(replay.status == 0, "\(replay.stdout)\n\(replay.stderr)")
-        #expect(replay.stdout.contains("5 requests: 5 passed"), "\(replay.stdout)")
+        #expect(replay.stdout.contains("6 requests: 6 passed"), "\(replay.stdout)")
+        #expect(replay.stdout.contains("6 compared with recordings"), "\(replay.stdout)")
         #expect(replay.stdout.contains("call fathom.test.Users/GetUser  NOT_FOUND"), "\(replay.stdout)")
 
         // Against a server whose answers changed: the replay fails, and says where.

@@ -7,11 +7,13 @@ import Testing
         .deletingLastPathComponent().appendingPathComponent("README.md")
 
     /// Every line the README shows typed at the demo's prompt (`GET 127.0.0.1:40415/> …`, 40416
-    /// for its gRPC service, or a WebSocket's `ws 127.0.0.1:40415/ws> …`), in order, in one
+    /// for its gRPC service, a WebSocket's `ws 127.0.0.1:40415/ws> …` or a gRPC stream's
+    /// `grpc Todos/Chat> …`), in order, in one
     /// `fathom --demo` session: each succeeds, and says what the README says it does.
     @Test func everyPromptLineRunsAgainstTheDemo() throws {
         let text = try String(contentsOf: Self.readme, encoding: .utf8)
-        let prompt = try Regex(#"^(?:[A-Z]+|ws) 127\.0\.0\.1:4041[56]/\S*( \[[^\]]*\])?> (.+)$"#)
+        let prompt = try Regex(
+            #"^(?:(?:[A-Z]+|ws) 127\.0\.0\.1:4041[56]/\S*|grpc [\w.]+/\w+)( \[[^\]]*\])?> (.+)$"#)
         var lines: [String] = []
         for line in text.split(separator: "\n") {
             if let match = try prompt.wholeMatch(in: String(line)), let command = match.output[2].substring {

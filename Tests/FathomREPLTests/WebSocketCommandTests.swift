@@ -42,8 +42,8 @@ import Testing
         #expect(texts(results[1]).contains("⇄ ws://127.0.0.1:\(server.port)/ws?ticks=2&ms=20 open"))
         #expect(texts(results[4]) == "→ {\"n\": 7}\n")
         #expect(texts(results[9]).contains("⇄ closed · 4000 · \"finished\""))
-        #expect(await executor.webSocket?.closed?.initiator == .client)
-        #expect(executor.feeds.snapshot.current.webSocket == nil)
+        #expect(await (executor.record.conversation as? OpenWebSocket)?.closed?.initiator == .client)
+        #expect(executor.feeds.snapshot.current.conversation == nil)
         await server.stop()
     }
 
@@ -63,7 +63,7 @@ import Testing
         #expect(texts(results[4]).contains("$.id matches nothing in #2"), "the conversation is read, not #1")
         // An earlier response, named, is read as ever.
         #expect(await run(executor, ["let id = $.id #1"]).map(\.outcome) == [.succeeded])
-        await executor.endWebSocket()
+        await executor.endConversation()
         await server.stop()
     }
 
@@ -114,7 +114,7 @@ import Testing
             failed.contains(#"expected a message where $.type == "never", got none in 300 ms (1 looked at"#),
             "\(failed)")
         #expect(ContinuousClock.now - start < .seconds(3))
-        await executor.endWebSocket()
+        await executor.endConversation()
         await server.stop()
     }
 
@@ -126,9 +126,9 @@ import Testing
         #expect(
             texts(results[1]).contains("answered 400 Bad Request to the upgrade of /users, not 101 Switching Protocols")
         )
-        #expect(texts(results[2]).contains("no WebSocket is open"))
-        #expect(await executor.webSocket == nil)
-        #expect(executor.feeds.snapshot.current.webSocket == nil)
+        #expect(texts(results[2]).contains("no WebSocket or gRPC stream is open"))
+        #expect(await executor.record.conversation == nil)
+        #expect(executor.feeds.snapshot.current.conversation == nil)
         // And nothing of it is kept for `save`.
         #expect(await executor.record.log.lines.map(\.command.line) == ["base \(server.baseURL)"])
         await server.stop()

@@ -11,7 +11,10 @@ struct CallCommand: SingleCommand {
             request is JSON by the proto3 mapping (`{"id": 2}`; int64 as a number or a string, enums by name, \
             bytes as base64) or items: `name=text` a string, `name:=json` any JSON, `a.b=x` a nested field. A \
             client or bidirectional stream takes an array: each element is one message, then the call \
-            half-closes. The draft's headers, the API's default headers and its credentials go as metadata; \
+            half-closes; called with none, it stays open like `ws`: the prompt becomes `grpc Service/Method>`, \
+            `send JSON|items` sends a message (an array, one per element), the server's print as they come, \
+            `expect message $.x == …` waits for one, and `close` (or Ctrl-D) half-closes and shows the call's \
+            end as a response. The draft's headers, the API's default headers and its credentials go as metadata; \
             `timeout` is the deadline (60 s unless set, a stream's whole life included); Ctrl-C cancels. A \
             server stream's messages print as they arrive (`stream limit N` ends it after N) and are kept as a \
             stream (`expect events`, `expect event`). `expect status NOT_FOUND` checks the gRPC status (by name \
@@ -148,6 +151,9 @@ struct CallCommand: SingleCommand {
     }
 
     var logKind: SessionLog.Kind? { .request }
+
+    /// A client or bidirectional stream called with no messages opens for `send` lines.
+    var opensConversation: Bool { request == .none && batch == nil }
 
     var line: String {
         var writer = LineWriter("call")

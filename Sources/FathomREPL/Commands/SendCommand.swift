@@ -1,10 +1,12 @@
 /// `send [--repeat N] [--concurrency C] [--duration 30s] [--rate 50/s] [--data rows.csv]`: sends
-/// the draft, once or as a batch. `send TEXT|JSON|@FILE`: sends a message on the open WebSocket.
+/// the draft, once or as a batch. `send TEXT|JSON|@FILE`: sends a message on the open
+/// conversation (a WebSocket, a gRPC stream).
 struct SendCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "send",
         synopsis: "send [--repeat N] [-c C] [--duration 30s] [--rate 50/s] [--data rows.csv] | send TEXT|JSON|@FILE",
-        summary: "send the draft and show the response; with flags, send it as a batch; on a WebSocket, a message",
+        summary:
+            "send the draft and show the response; with flags, send it as a batch; on a WebSocket or gRPC stream, a message",
         details: """
             A batch sends the draft N times (`--repeat`), for a while (`--duration`), or once per row \
             of a CSV file (`--data`, its columns as `{{name}}`s), C at once (`--concurrency`/`-c`), \
@@ -13,13 +15,15 @@ struct SendCommand: SingleCommand {
             `{{$i}}` is a request's index, `{{$uuid}}` a new UUID, `{{$random.int 1 100}}` a number. \
             Ctrl-C ends a batch and keeps what arrived; `expect batch p99 < 200ms` checks it. With a \
             WebSocket open (`ws`), `send TEXT` sends the rest of the line as a text message ({{variables}} \
-            expanded), `send @FILE` a file's content (text when it is UTF-8, else binary).
+            expanded), `send @FILE` a file's content (text when it is UTF-8, else binary). On a gRPC client or \
+            bidirectional stream (`call METHOD` with no messages), `send JSON` or `send name=value name:=json` \
+            sends one message (an array, one per element), checked against the method's request type.
             """,
         completion: .words(BatchOptions.flags), group: .draft)
 
     var batch: BatchOptions?
-    /// A WebSocket message, instead of the draft.
-    var message: WebSocketMessageSpec?
+    /// A message on the open conversation, instead of the draft.
+    var message: MessageSpec?
 
     static func parse(_ arguments: inout Arguments) throws(CommandError) -> Self {
         if let message = try message(&arguments) { return SendCommand(message: message) }
@@ -35,7 +39,7 @@ struct SendCommand: SingleCommand {
 
     /// A message: the line's rest unless it starts with a flag; `@FILE` a file; one quoted
     /// word its text.
-    private static func message(_ arguments: inout Arguments) throws(CommandError) -> WebSocketMessageSpec? {
+    private static func message(_ arguments: inout Arguments) throws(CommandError) -> MessageSpec? {
         let raw = arguments.raw.trimmingBlanks
         guard let first = raw.first, first != "-", first != "#" else { return nil }
         if first == "@", !raw.contains(" ") {

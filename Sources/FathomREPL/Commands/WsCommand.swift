@@ -35,7 +35,7 @@ struct WsCommand: SingleCommand {
 
     func run(in executor: isolated Executor) async throws -> CommandResult {
         guard let target else {
-            guard let open = executor.webSocket, open.closed == nil else {
+            guard let open = executor.record.conversation as? OpenWebSocket, open.closed == nil else {
                 return .shows(.setting(SettingShown(name: "ws", value: .text("none open — `ws PATH` opens one"))))
             }
             let (received, sent) = open.counts
@@ -71,18 +71,21 @@ struct PingCommand: SingleCommand {
 }
 
 /// `close [CODE [REASON]]`: closes the open WebSocket (1000, normal closure, by default) and
-/// waits for the server's answer.
+/// waits for the server's answer; half-closes an open gRPC stream and waits for the call's end.
 struct CloseCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "close", synopsis: "close [CODE [REASON]]",
-        summary: "close the open WebSocket (1000 by default) and return to the main prompt",
+        summary: "close the open WebSocket (1000 by default) or gRPC stream, and return to the main prompt",
         details: """
-            CODE is 1000 (normal closure), 1001 (going away) or an application's 3000–4999; REASON is \
-            the rest of the line. Waits up to 3 s for the server's own close frame, and says what it sent.
+            On a WebSocket, CODE is 1000 (normal closure), 1001 (going away) or an application's 3000–4999; \
+            REASON is the rest of the line. Waits up to 3 s for the server's own close frame, and says what \
+            it sent. On a gRPC client or bidirectional stream (`call`), `close` half-closes: the server's \
+            remaining messages, its response and the call's status follow, kept as a response.
             """,
         completion: .none, group: .draft)
 
-    var code = 1000
+    /// `nil`: the protocol's own (1000 on a WebSocket).
+    var code: Int?
     var reason: String?
 
     static func parse(_ arguments: inout Arguments) throws(CommandError) -> Self {
@@ -104,12 +107,12 @@ struct CloseCommand: SingleCommand {
 
     var line: String {
         var writer = LineWriter("close")
-        if code != 1000 || reason != nil { writer.raw(String(code)) }
+        if let code, code != 1000 || reason != nil { writer.raw(String(code)) }
         if let reason { writer.raw(SetCommand.value(reason)) }
         return writer.text
     }
 
     func run(in executor: isolated Executor) async throws -> CommandResult {
-        try await executor.closeWebSocket(code: code, reason: reason)
+        try await executor.closeConversation(self)
     }
 }

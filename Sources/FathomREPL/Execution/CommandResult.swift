@@ -38,10 +38,14 @@ struct CommandResult: Sendable {
     /// Whether the line opened a WebSocket (`ws`): answered, with messages rather than a response.
     var openedWebSocket: Bool { openedConversation != nil }
 
-    /// The number of the conversation the line opened (`ws`), if it opened one.
+    /// The number of the conversation the line opened (`ws`, a streaming `call`), if it opened one.
     var openedConversation: Int? {
-        for case .webSocket(let output) in outputs {
-            if case .opened(_, let number) = output.kind { return number }
+        for output in outputs {
+            switch output {
+            case .webSocket(let output): if case .opened(_, let number) = output.kind { return number }
+            case .grpcStream(let output): if case .opened(_, let number) = output.kind { return number }
+            default: continue
+            }
         }
         return nil
     }

@@ -184,6 +184,9 @@ extension Executor {
         origin: String? = nil, connection overrides: GRPCConnectionOverrides = GRPCConnectionOverrides()
     ) async throws -> CommandResult {
         let (fullName, method) = try service.method(name)
+        if method.clientStreaming, request == .none, origin == nil {
+            return try await openGRPCStream(fullName, method: method, service: service, draft: base, written: name)
+        }
         let pool = service.descriptors.pool
         let messages = try GRPCMessages.requests(
             try request.json(expanding: session.variables), for: method, named: fullName, in: pool)
@@ -201,7 +204,7 @@ extension Executor {
             name: fullName, method: method, codec: GRPCMessages(pool: pool, output: method.output), live: feeds.live,
             showHeaders: settings.showHeaders, limit: settings.streamLimit)
         let result = try await run.run(
-            outgoing.request, messages: messages.bytes, client: client, connection: connection,
+            outgoing.request, requests: .whole(messages.bytes), client: client, connection: connection,
             timeout: overrides.timeout ?? grpcDeadline)
         let (response, call) = run.response(result, request: outgoing.request)
         let number = record.responses.append(response, grpc: call)

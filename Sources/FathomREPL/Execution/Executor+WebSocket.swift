@@ -2,25 +2,13 @@
 import FathomJSON
 import Foundation
 
-/// A message as a line writes it: text (variables expanded when sent) or a file's content.
-enum WebSocketMessageSpec: Equatable, Sendable {
-    case text(String)
-    /// Sent as text when it is UTF-8, else as binary; read when sent.
-    case file(String)
-}
-
 /// `ws`, and the lines that talk on the WebSocket it opens.
 extension Executor {
-    /// How long `expect message` waits without a `timeout`.
-    static let defaultMessageWait = Duration.seconds(10)
-
     /// Opens a WebSocket to `written` (a path under the base, or a `ws://`, `wss://` or `http(s)://`
     /// URL). The upgrade request carries what a `GET` of that URL would: its API's defaults,
     /// credentials and cookies, and nothing of another API's.
     func openWebSocket(_ written: String) async throws -> CommandResult {
-        if let open = webSocket, open.closed == nil {
-            throw CommandError(.session, "a WebSocket to \(open.shownURL) is open", hint: "`close` it first")
-        }
+        try noConversationOpen()
         var draft = Draft()
         // As the HTTP request the upgrade is: for the base, the API and the proxy it belongs to.
         draft.target = NetworkClient.httpTarget(try session.variables.expand(written))
@@ -40,7 +28,8 @@ extension Executor {
         let open = OpenWebSocket(connection: connection, shownURL: shown)
         // An exchange like a response: `inspect`, `let` and `show` read its messages by number.
         let number = record.responses.append { Conversation(number: $0, socket: open, target: written) }.number
-        feeds.snapshot.setWebSocket(shown)
+        record.conversation = open
+        feeds.snapshot.setConversation(open.prompt)
         let background = feeds.background
         let snapshot = feeds.snapshot
         open.pump(
@@ -52,79 +41,76 @@ extension Executor {
                 }
                 background.send(.webSocket(output))
             },
-            ended: { snapshot.setWebSocket(nil) })
+            ended: { snapshot.setConversation(nil) })
         return CommandResult(.succeeded, [.webSocket(WebSocketOutput(kind: .opened(url: shown, number: number)))])
     }
 
-    /// Sends a message on the open WebSocket.
-    func sendMessage(_ spec: WebSocketMessageSpec) async throws -> CommandResult {
-        let open = try openWebSocketOrThrow()
+    /// Pings the server on the open WebSocket.
+    func pingWebSocket() async throws -> CommandResult {
+        guard let open = try openConversation() as? OpenWebSocket else {
+            throw CommandError(
+                .session, "ping is a WebSocket's, and no WebSocket is open", hint: "open one with `ws PATH`")
+        }
+        try await open.connection.ping()
+        return CommandResult(.succeeded, [.webSocket(WebSocketOutput(kind: .ping))])
+    }
+}
+
+/// The lines that talk on an open WebSocket.
+extension OpenWebSocket {
+    var prompt: ConversationPrompt { ConversationPrompt(word: "ws", target: SessionSnapshot.hostPart(shownURL)) }
+
+    var described: String { "a WebSocket to \(shownURL)" }
+
+    var opener: String { "open another with `ws PATH`" }
+
+    var ended: String? {
+        guard let close = closed else { return nil }
+        let how =
+            switch close.initiator {
+            case .client: "closed"
+            case .server: "closed by the server" + (close.code.map { " (\($0))" } ?? "")
+            case .dropped: "cut off"
+            }
+        return "the WebSocket to \(shownURL) was \(how)"
+    }
+
+    /// Sends a text message ({{variables}} expanded) or a file's content: text when it is
+    /// UTF-8, else binary.
+    func send(_ spec: MessageSpec, in executor: isolated Executor) async throws -> CommandResult {
         let message: WebSocketMessage
         switch spec {
         case .text(let template):
-            message = .text(try session.variables.expand(template))
+            message = .text(try executor.session.variables.expand(template))
         case .file(let template):
-            let path = resolvePath(try session.variables.expand(template))
+            let path = executor.resolvePath(try executor.session.variables.expand(template))
             // One message, held whole: no larger than a message the connection takes.
             let data = try BoundedFile.read(
                 path, limit: WebSocketConnection.Configuration().maxMessageSize, what: "a message")
             message = String(validating: data, as: UTF8.self).map { .text($0) } ?? .binary(data)
         }
-        try await open.send(message)
+        try await send(message)
         return CommandResult(.succeeded, [.webSocket(WebSocketOutput(kind: .sent(message)))])
     }
 
-    /// Pings the server on the open WebSocket.
-    func pingWebSocket() async throws -> CommandResult {
-        let open = try openWebSocketOrThrow()
-        try await open.connection.ping()
-        return CommandResult(.succeeded, [.webSocket(WebSocketOutput(kind: .ping))])
-    }
-
-    /// Closes the open WebSocket with `code` and waits for the server's answer.
-    func closeWebSocket(code: Int, reason: String?) async throws -> CommandResult {
-        let open = try openWebSocketOrThrow()
-        let close = await open.connection.close(code: code, reason: reason)
-        feeds.snapshot.setWebSocket(nil)
-        let output = WebSocketOutput(kind: .closed(close, url: open.shownURL, received: open.counts.received))
+    /// Closes with the line's code and waits for the server's answer.
+    func close(_ line: CloseCommand, in executor: isolated Executor) async throws -> CommandResult {
+        let close = await connection.close(code: line.code ?? 1000, reason: line.reason)
+        executor.feeds.snapshot.setConversation(nil)
+        let output = WebSocketOutput(kind: .closed(close, url: shownURL, received: counts.received))
         return CommandResult(close.initiator == .dropped ? .failed : .succeeded, [.webSocket(output)])
     }
 
-    /// Closes the open WebSocket, if any, without a line: a script's or a replayed file's end,
-    /// the end of the prompt.
-    public func endWebSocket() async {
-        guard let open = webSocket, open.closed == nil else { return }
-        await open.connection.close()
-        feeds.snapshot.setWebSocket(nil)
+    func expectMessage(
+        _ written: String, _ expectation: Expectation, variables: Variables, wait: Duration
+    ) async throws -> CommandResult {
+        try await log.expect(written, expectation, variables: variables, wait: wait) { [self] in
+            closed != nil ? "before the WebSocket closed" : nil
+        }
     }
 
-    /// `expect message …`: waits for a message that matches, from the one after the last matched.
-    func expectMessage(_ expectation: Expectation) async throws -> CommandResult {
-        guard let open = webSocket else {
-            throw CommandError(.session, "no WebSocket has been opened", hint: "open one with `ws PATH`")
-        }
-        guard case .value(let written) = expectation.subject else {
-            throw CommandError(.session, "expect message takes EXPR OP VALUE")
-        }
-        let wait = options.requestTimeout ?? session.settings.timeout ?? Self.defaultMessageWait
-        return try await open.expect(written, expectation, variables: session.variables, wait: wait)
-    }
-
-    private func openWebSocketOrThrow() throws -> OpenWebSocket {
-        if let open = webSocket, let close = open.closed {
-            let how =
-                switch close.initiator {
-                case .client: "closed"
-                case .server: "closed by the server" + (close.code.map { " (\($0))" } ?? "")
-                case .dropped: "cut off"
-                }
-            throw CommandError(
-                .session, "the WebSocket to \(open.shownURL) was \(how)", hint: "open another with `ws PATH`")
-        }
-        guard let open = webSocket else {
-            throw CommandError(
-                .session, "no WebSocket is open", hint: "open one with `ws PATH` (`send` alone sends the draft)")
-        }
-        return open
+    func end() async {
+        guard closed == nil else { return }
+        await connection.close()
     }
 }

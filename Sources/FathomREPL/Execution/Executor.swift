@@ -145,6 +145,8 @@ public actor Executor {
     /// would be redundant, and would make an import of n lines cost n².
     func run(_ command: any Command, text: String, location: String?) async -> CommandResult {
         let outermost = !Self.runningALine
+        // A gRPC stream the server ended meanwhile is kept as its response before the line reads it.
+        if outermost { settleConversation() }
         let before = outermost && !command.changesOnlyWhenItSucceeds ? session : nil
         let mark = record.beginLine()
         var result = await Self.$runningALine.withValue(true) { await self.execute(command) }
@@ -292,9 +294,6 @@ public actor Executor {
 }
 
 extension Executor {
-    /// The WebSocket of the last conversation (`ws`): at most one is open, and it is the last.
-    var webSocket: OpenWebSocket? { record.responses.last(Conversation.self)?.socket }
-
     /// The JSONPaths `volatile` marked: left out when responses are compared.
     var volatileFields: [String] { session.volatile }
 }

@@ -18,6 +18,16 @@ struct GRPCCallRun {
     let showHeaders: Bool
     /// `stream limit`: a server stream is cancelled after this many messages.
     let limit: Int?
+    /// Where the messages of a conversation go (a stream written a message at a time at the
+    /// prompt, ``OpenGRPCStream``) — each with its number and when it came — instead of the
+    /// line's live outputs, which end with the line.
+    var onMessage: (@Sendable (_ text: String, _ number: Int, _ at: Duration) -> Void)? = nil
+
+    /// The request messages: given whole, or sent as they are written.
+    enum Requests: Sendable {
+        case whole([[UInt8]])
+        case streaming(AsyncStream<[UInt8]>)
+    }
 
     /// What the call left.
     struct Result {
@@ -33,10 +43,11 @@ struct GRPCCallRun {
 
     /// Makes the call through `client` over `connection`.
     func run(
-        _ request: PreparedRequest, messages: [[UInt8]], client: NetworkClient, connection: GRPCConnection,
+        _ request: PreparedRequest, requests: Requests, client: NetworkClient, connection: GRPCConnection,
         timeout: Duration?
     ) async throws -> Result {
-        let streaming = method.serverStreaming
+        let onMessage = onMessage
+        let streaming = method.serverStreaming && onMessage == nil
         let started = ContinuousClock.now
         let received = Mutex<(messages: [String], headers: GRPCMetadata, firstByte: ContinuousClock.Instant?)>(
             ([], GRPCMetadata(), nil))
@@ -63,6 +74,7 @@ struct GRPCCallRun {
                     $0.messages.append(text)
                     return $0.messages.count
                 }
+                onMessage?(text, index, ContinuousClock.now - started)
                 guard streaming else { return }
                 live.send(
                     .streamEvent(
@@ -79,7 +91,12 @@ struct GRPCCallRun {
             }
         }
         let task = Task {
-            try await client.grpc(request, on: connection, messages: messages, timeout: timeout, onEvent: onEvent)
+            switch requests {
+            case .whole(let messages):
+                try await client.grpc(request, on: connection, messages: messages, timeout: timeout, onEvent: onEvent)
+            case .streaming(let messages):
+                try await client.grpc(request, on: connection, streaming: messages, timeout: timeout, onEvent: onEvent)
+            }
         }
         if call.withLock({ state in
             state.task = task

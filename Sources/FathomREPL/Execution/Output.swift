@@ -20,6 +20,8 @@ enum Output: Sendable {
     case streamEvent(StreamEventOutput)
     /// A WebSocket opened, a message each way, a ping, the end.
     case webSocket(WebSocketOutput)
+    /// A gRPC stream written at the prompt opened, a message each way, its end by the server.
+    case grpcStream(GRPCStreamOutput)
     /// The draft as it would be sent (`show request`).
     case request(RequestPreview)
     /// A list of named values: variables, headers, environments, cookies, responses…

@@ -23,8 +23,8 @@ final class SessionSnapshot: Sendable {
         var spec: APIDescription?
         /// The base URL's path, which request paths carry before the description's own.
         var basePath: String?
-        /// The open WebSocket's URL (masked): the prompt is its sub-prompt.
-        var webSocket: String?
+        /// The open conversation (a WebSocket, a gRPC stream): the prompt is its sub-prompt.
+        var conversation: ConversationPrompt?
         /// The current API's GraphQL schema, for the fields, arguments and values of an operation.
         var graphQL: SchemaIndex?
         /// The current API's gRPC methods by full name (`pkg.Users/GetUser`), for `call`.
@@ -78,10 +78,10 @@ final class SessionSnapshot: Sendable {
         }
     }
 
-    /// Sets the open WebSocket's URL (masked), or `nil` when none is open: from the task that
+    /// Sets the open conversation's sub-prompt, or `nil` when none is open: from the task that
     /// reads it, when the server ends it.
-    func setWebSocket(_ url: String?) {
-        values.withLock { $0.webSocket = url }
+    func setConversation(_ prompt: ConversationPrompt?) {
+        values.withLock { $0.conversation = prompt }
     }
 
     /// Remembers paths for completion (deduplicated, bounded).

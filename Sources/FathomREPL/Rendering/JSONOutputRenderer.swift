@@ -97,6 +97,7 @@ struct JSONOutputRenderer: Sendable {
             }
             return .object(members)
         case .webSocket(let output): return webSocket(output)
+        case .grpcStream(let output): return grpcStream(output)
         case .batch(let summary):
             guard case .object(let members) = summary.json else { return summary.json }
             return .object([member("type", "batch")] + members)
@@ -683,6 +684,38 @@ struct JSONOutputRenderer: Sendable {
             let line = Int(location[location.index(after: colon)...])
         else { return location.map { [member("location", $0)] } ?? [] }
         return [member("file", String(location[..<colon])), JSON.Member(key: "line", value: .number(String(line)))]
+    }
+
+    /// `{"type":"grpc_stream","event":"message","n":1,"ms":2.1,"data":{…}}`: a gRPC stream written at
+    /// the prompt — `open` (`method`, `number`), `message`, `sent`, and `end` (`status`,
+    /// `status_name`, `message`, `received`) when the server ends it first.
+    private func grpcStream(_ output: GRPCStreamOutput) -> JSON {
+        var members = [member("type", "grpc_stream")]
+        func data(_ text: String) -> JSON.Member {
+            JSON.Member(key: "data", value: (try? JSON(parsing: text)) ?? .string(text))
+        }
+        switch output.kind {
+        case .opened(let method, let number):
+            members += [
+                member("event", "open"), member("method", method),
+                JSON.Member(key: "number", value: .number(String(number))),
+            ]
+        case .received(let text, let number, let at):
+            members += [
+                member("event", "message"), JSON.Member(key: "n", value: .number(String(number))),
+                JSON.Member(key: "ms", value: .number(Self.milliseconds(at))), data(text),
+            ]
+        case .sent(let text):
+            members += [member("event", "sent"), data(text)]
+        case .ended(let method, let status, let received):
+            members += [
+                member("event", "end"), member("method", method),
+                JSON.Member(key: "status", value: .number(String(status.code))),
+                member("status_name", status.codeName), member("message", redactor.redact(status.message)),
+                JSON.Member(key: "received", value: .number(String(received))),
+            ]
+        }
+        return .object(members)
     }
 
     /// `{"type":"websocket","event":"message","n":1,"ms":2.1,"data":{…}}`: a text message as its

@@ -28,6 +28,8 @@ struct OutputRenderer: Sendable {
         case .webSocket(let output):
             let (text, error) = WebSocketRenderer(palette: palette).render(output)
             return RenderedOutput(text: masked(text), stream: error ? .standardError : .standardOutput)
+        case .grpcStream(let output):
+            return RenderedOutput(text: masked(GRPCStreamRenderer(palette: palette).render(output)))
         case .expectation(let expectation) where !expectation.result.passed:
             let result = expectation.result
             let line =
@@ -82,7 +84,7 @@ struct OutputRenderer: Sendable {
         case .event(let event): return (self.event(event), false)
         case .help(let spec): return help(spec)
         case .operation(let detail): return (operation(detail), true)
-        case .revealed, .failure, .webSocket: return ("", false)
+        case .revealed, .failure, .webSocket, .grpcStream: return ("", false)
         }
     }
 

@@ -4,9 +4,9 @@ struct PromptRenderer: Sendable {
     let palette: Palette
 
     func prompt(_ values: SessionSnapshot.Values) -> String {
-        if let webSocket = values.webSocket {
-            // On a WebSocket: its sub-prompt, `ws 127.0.0.1:8080/ws> `.
-            return palette.bold("ws") + " " + palette.cyan(SessionSnapshot.hostPart(webSocket)) + "> "
+        if let conversation = values.conversation {
+            // In a conversation: its sub-prompt, `ws 127.0.0.1:8080/ws> `, `grpc Todos/Chat> `.
+            return palette.bold(conversation.word) + " " + palette.cyan(conversation.target) + "> "
         }
         var text = palette.bold(values.method) + " " + palette.cyan(values.location)
         let badge = Self.badge(values.carries)

@@ -30,12 +30,9 @@ struct WebSocketRenderer {
             let label = palette.bold("← \(number)") + palette.dim(" · +" + at.shortDescription)
             switch message {
             case .text(let text):
-                let body =
-                    WebSocketOutput.json(of: message).map {
-                        TerminalText.adopting(String($0.formatted(palette.json).dropLast(1)))
-                    } ?? TerminalText.visible(text)
-                let indented = body.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
-                return (label + "\n" + indented.joined(separator: "\n"), false)
+                return (
+                    label + "\n" + Self.indented(WebSocketOutput.json(of: message), text: text, palette: palette), false
+                )
             case .binary(let data):
                 return (
                     label + palette.dim(" · binary, \(ByteCount.format(data.count))") + "\n  " + Self.hex(data), false
@@ -82,6 +79,14 @@ struct WebSocketRenderer {
                 return (palette.red(line) + count, true)
             }
         }
+    }
+
+    /// A message under its label: pretty and indented when it is JSON, else its text made visible.
+    static func indented(_ json: JSON?, text: String, palette: Palette) -> String {
+        let body =
+            json.map { TerminalText.adopting(String($0.formatted(palette.json).dropLast(1))) }
+            ?? TerminalText.visible(text)
+        return body.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
     }
 
     private static func quoted(_ text: String) -> String {

@@ -128,8 +128,8 @@ struct FileRun {
             append(setup)
         }
         if options.record { writeRecording() }
-        // A WebSocket the file left open closes with it.
-        await executor.endWebSocket()
+        // A conversation the file left open ends with it.
+        await executor.endConversation()
         // What the structure check of a description this file loaded found: said before the summary.
         await executor.finishStructureChecks()
         for notice in await executor.takeNotices() {

@@ -62,7 +62,7 @@ struct ResponseHistory: Equatable, Sendable {
     }
 
     /// Exchanges kept: a batch keeps its summary (its responses are not kept at all), a
-    /// conversation at most twice ``OpenWebSocket/keptLimit`` messages.
+    /// conversation at most twice ``MessageLog/keptLimit`` messages.
     static let maxExchanges = 20
 
     let maxCount: Int

@@ -13,6 +13,9 @@ import Foundation
 struct SessionRecord: Sendable {
     /// The exchanges so far, numbered.
     var responses = ResponseHistory()
+    /// The last conversation a line opened (`ws`, a streaming `call`): at most one is open, and
+    /// `send`, `expect message` and `close` talk on it.
+    var conversation: (any OpenConversation)?
     /// The lines that built the session, for `save`.
     private(set) var log = SessionLog()
     /// Per description loaded (``LoadedSpec/id``), per operation (`GET /pets`), the statuses its

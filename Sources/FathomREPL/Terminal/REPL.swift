@@ -134,8 +134,8 @@ public final class REPL: Sendable {
             printer.print(await executor.takeNotices())
             let prompt = assembler.isContinuing ? palette.dim("… ") : prompt()
             guard let input = await reader.readLine(prompt: prompt) else {
-                if interactive, !assembler.isContinuing, executor.feeds.snapshot.current.webSocket != nil {
-                    // Ctrl-D on a WebSocket's prompt closes it and returns to the main prompt.
+                if interactive, !assembler.isContinuing, executor.feeds.snapshot.current.conversation != nil {
+                    // Ctrl-D on a conversation's prompt closes it and returns to the main prompt.
                     StandardStreams.write("\n", to: STDOUT_FILENO)
                     if await run(.success(CloseCommand()), text: "close", interrupts) == .failed { failures += 1 }
                     continue
@@ -159,7 +159,7 @@ public final class REPL: Sendable {
             if outcome == .exit { break }
             if outcome == .failed || outcome == .checkFailed { failures += 1 }
         }
-        await executor.endWebSocket()
+        await executor.endConversation()
         if !interactive {
             // A script's lines ran without waiting for the structure check; its findings come
             // at the end (they fail nothing: `spec problems` and `validate strict` act on them).
