@@ -33,6 +33,8 @@ import Testing
             call ListTodos userId:=1
             expect status DEADLINE_EXCEEDED
             timeout off
+            responses
+            show session
             save \(saved)
             base {{demo}}
             get /users/3/todos
@@ -46,6 +48,9 @@ import Testing
         #expect(run.stdout.contains("One user by id."), "\(run.stdout)")
         #expect(run.stdout.contains("The user's id: 1 to 25 exist."), "\(run.stdout)")
         #expect(run.stdout.contains("users are numbered 1 and up"), "\(run.stdout)")
+        // The history lists a call as the call it was, and the session names the API's services.
+        #expect(run.stdout.contains("#2 call fathom.demo.v1.Todos/GetUser NOT_FOUND"), "\(run.stdout)")
+        #expect(run.stdout.contains("grpc    1 service (from reflection (grpc.reflection.v1))"), "\(run.stdout)")
         let file = try String(contentsOfFile: saved, encoding: .utf8)
         #expect(file.contains("grpc {{grpc}} --plaintext"), "\(file)")
         let replay = try FathomBinary.run(["replay", "--demo", saved])

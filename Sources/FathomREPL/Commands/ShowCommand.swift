@@ -140,6 +140,11 @@ struct ShowCommand: SingleCommand {
                 auth: api.auth == .none ? nil : executor.shown.auth(api.auth),
                 defaultHeaders: api.defaultHeaders.map { ($0.name, executor.shown.headerValue($0)) },
                 defaultQuery: api.defaultQuery.map { ($0.name, $0.value) }, spec: api.spec?.source,
+                graphQL: api.graphQL.map { "\($0.path) (schema \($0.schema?.source ?? "none"))" },
+                grpc: api.grpc.map { service in
+                    let count = service.descriptors.services.count
+                    return "\(count) service\(count == 1 ? "" : "s") (from \(service.descriptors.source))"
+                },
                 validation: api.validation.rawValue, shared: api.shared.map(\.url),
                 baseFromDescription: api.baseFromDescription)
         }

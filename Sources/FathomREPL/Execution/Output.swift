@@ -94,6 +94,10 @@ struct SessionOverview: Sendable {
         var defaultHeaders: [(name: String, value: String)]
         var defaultQuery: [(name: String, value: String?)]
         var spec: String?
+        /// Its GraphQL endpoint: the path, and where its schema came from (`none` before one loads).
+        var graphQL: String?
+        /// Its gRPC services: how many, and where their descriptors came from.
+        var grpc: String?
         var validation: String
         var shared: [String]
         /// The base came from the description's servers: the next `base` moves the API.

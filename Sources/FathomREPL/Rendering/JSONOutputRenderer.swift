@@ -515,6 +515,8 @@ struct JSONOutputRenderer: Sendable {
                     value: .array(
                         api.defaultQuery.map { .array([.string($0.name), $0.value.map(JSON.string) ?? .null]) })))
             members.append(JSON.Member(key: "spec", value: api.spec.map(JSON.string) ?? .null))
+            if let graphQL = api.graphQL { members.append(member("graphql", graphQL)) }
+            if let grpc = api.grpc { members.append(member("grpc", grpc)) }
             members.append(member("validate", api.validation))
             members.append(JSON.Member(key: "shared", value: .array(api.shared.map(JSON.string))))
             return .object(members)

@@ -336,17 +336,25 @@ struct OutputRenderer: Sendable {
         case .responses:
             let width = (items.last?.name.count ?? 1)
             lines = items.map { item in
-                guard let response = item.response?.response else {
+                guard let entry = item.response else {
                     // Another kind of exchange: its line as it gave it.
                     let name = palette.bold(item.name.padding(toLength: width, withPad: " ", startingAt: 0))
                     return [name, item.value ?? ""].joined(separator: " ")
                 }
-                return [
-                    palette.bold(item.name.padding(toLength: width, withPad: " ", startingAt: 0)),
-                    response.request.method.rawValue, item.value ?? "", palette.status(response.status),
+                let response = entry.response
+                var parts = [palette.bold(item.name.padding(toLength: width, withPad: " ", startingAt: 0))]
+                if let call = entry.grpc {
+                    // A gRPC call as it was made — `call pkg.Service/Method NOT_FOUND` — not HTTP/2's POST and 200.
+                    let status = call.status.codeName
+                    parts += ["call", call.method, call.status.isOK ? palette.green(status) : palette.red(status)]
+                } else {
+                    parts += [response.request.method.rawValue, item.value ?? "", palette.status(response.status)]
+                }
+                parts += [
                     palette.dim(response.timing.total.shortDescription),
                     palette.dim(ByteCount.format(response.body.count)),
-                ].joined(separator: " ")
+                ]
+                return parts.joined(separator: " ")
             }
         }
         return lines.joined(separator: "\n") + (footer.map { palette.dim("\n" + $0) } ?? "")
@@ -388,6 +396,8 @@ struct OutputRenderer: Sendable {
             for header in api.defaultHeaders { add("  default", "header \(header.name): \(header.value)") }
             for pair in api.defaultQuery { add("  default", "query \(pair.name)\(pair.value.map { "=\($0)" } ?? "")") }
             if let spec = api.spec { add("  spec", "\(spec) (validate \(api.validation))") }
+            if let graphQL = api.graphQL { add("  graphql", graphQL) }
+            if let grpc = api.grpc { add("  grpc", grpc) }
             for shared in api.shared { add("  shared", shared) }
         }
         if let environment = overview.environment { add("env", environment) }
