@@ -44,6 +44,9 @@ let package = Package(
         // HTTP/2 with NIO.
         .package(url: "https://github.com/grpc/grpc-swift-2", from: "2.4.3"),
         .package(url: "https://github.com/grpc/grpc-swift-nio-transport", from: "2.9.2"),
+        // `fathom mcp`: the Model Context Protocol over stdio (JSON-RPC, the lifecycle, tools and
+        // resources); what the tools do is FathomREPL's (`Agent/`).
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
         // `swift package generate-documentation --target FathomHTTP` (make docs).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -151,6 +154,7 @@ let package = Package(
                 "FathomDemo",
                 "FathomGraphQL",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "MCP", package: "swift-sdk"),
             ],
             plugins: ["BuildInfo"]
         ),

@@ -92,7 +92,7 @@ struct Fathom: AsyncParsableCommand {
         version: "\(version) (commit \(buildCommit))",
         subcommands: [
             Prompt.self, Replay.self, Import.self, Format.self, Query.self, Diff.self, Patch.self, Serve.self,
-            TourCommand.self, ConfigCommand.self,
+            TourCommand.self, ConfigCommand.self, MCPCommand.self,
         ],
         defaultSubcommand: Prompt.self
     )

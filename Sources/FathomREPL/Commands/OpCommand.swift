@@ -59,8 +59,8 @@ struct OpCommand: SingleCommand {
         }
         var remaining = items
         func take(_ name: String) -> String? {
-            guard let index = remaining.firstIndex(where: { if case .field(name, _) = $0 { true } else { false } }),
-                case .field(_, let value) = remaining[index]
+            guard let index = remaining.firstIndex(where: { Self.parameter($0)?.name == name }),
+                let (_, value) = Self.parameter(remaining[index])
             else { return nil }
             remaining.remove(at: index)
             return value
@@ -82,7 +82,7 @@ struct OpCommand: SingleCommand {
         }
         // In the order given: a `name=value` the operation takes as a query or header parameter goes there.
         let routed = remaining.map { item -> RequestItem in
-            guard case .field(let name, let value) = item,
+            guard let (name, value) = Self.parameter(item),
                 let parameter = operation.parameters.first(where: {
                     $0.name == name && ($0.location == .query || $0.location == .header)
                 })
@@ -97,5 +97,20 @@ struct OpCommand: SingleCommand {
         let outgoing = try executor.prepare(draft)
         executor.session.draft = draft
         return try await executor.send(outgoing)
+    }
+
+    /// An item as a parameter's name and text: `name=value`, or `name:=2` / `name:=true` (a number
+    /// or a boolean written as JSON, as a tool's arguments are) — not an object or an array.
+    static func parameter(_ item: RequestItem) -> (name: String, value: String)? {
+        switch item {
+        case .field(let name, let value): return (name, value)
+        case .rawJSON(let name, let text):
+            switch try? JSON(parsing: text) {
+            case .number(let number)?: return (name, number)
+            case .bool(let flag)?: return (name, flag ? "true" : "false")
+            default: return nil
+            }
+        default: return nil
+        }
     }
 }

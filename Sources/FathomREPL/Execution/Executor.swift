@@ -40,6 +40,10 @@ public actor Executor {
         public var requestTimeout: Duration?
         /// The longest a connection may take to establish (`replay --connect-timeout`).
         public var connectTimeout: Duration?
+        /// Requests whose method may change the server (all but GET, HEAD, OPTIONS and TRACE) are
+        /// refused before they are prepared, whatever line asks (`fathom mcp` without
+        /// `--allow-writes`): set from outside the session, so no line can lift it.
+        public var readOnly = false
 
         public init(
             environmentPaths: [String]? = nil,

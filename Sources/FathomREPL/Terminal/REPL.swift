@@ -70,6 +70,24 @@ public final class REPL: Sendable {
         /// A setting from the person's config (``UserConfig/commandLines``): a prompt command's
         /// line, run quietly (a failure is still shown).
         case setting(String)
+
+        /// The commands that do it, each with whether it runs quietly; the demo's variables are
+        /// defined on `executor` first.
+        func commands(defining executor: Executor) async throws(CommandError) -> [(command: any Command, quiet: Bool)] {
+            switch self {
+            case .demo(let url, let describes, let grpc):
+                // A variable, so that a saved demo session replays against any demo's port.
+                await executor.define("demo", url)
+                if let grpc { await executor.define("grpc", grpc) }
+                var commands: [(command: any Command, quiet: Bool)] = [(BaseCommand(url: "{{demo}}"), false)]
+                if describes { commands.append((SpecCommand(action: .load("{{demo}}/openapi.json")), true)) }
+                return commands
+            case .base(let url): return [(BaseCommand(url: url), false)]
+            case .environment(let name): return [(EnvCommand(use: name), false)]
+            case .spec(let source): return [(SpecCommand(action: .load(source)), false)]
+            case .setting(let line): return try CommandParser.parse(line).map { [($0, true)] } ?? []
+            }
+        }
     }
 
     /// Runs the start-up steps before the loop starts, printing what they return — only
@@ -77,26 +95,13 @@ public final class REPL: Sendable {
     public func start(with steps: [StartupStep]) async -> Bool {
         var succeeded = true
         for step in steps {
-            var commands: [(command: any Command, quiet: Bool)] = []
-            switch step {
-            case .demo(let url, let describes, let grpc):
-                // A variable, so that a saved demo session replays against any demo's port.
-                await executor.define("demo", url)
-                if let grpc { await executor.define("grpc", grpc) }
-                commands.append((BaseCommand(url: "{{demo}}"), false))
-                if describes {
-                    commands.append((SpecCommand(action: .load("{{demo}}/openapi.json")), true))
-                }
-            case .base(let url): commands.append((BaseCommand(url: url), false))
-            case .environment(let name): commands.append((EnvCommand(use: name), false))
-            case .spec(let source): commands.append((SpecCommand(action: .load(source)), false))
-            case .setting(let line):
-                do {
-                    if let command = try CommandParser.parse(line) { commands.append((command, true)) }
-                } catch {
-                    printer.print([.failure(Failure(.command(error)))], pager: .off)
-                    succeeded = false
-                }
+            let commands: [(command: any Command, quiet: Bool)]
+            do {
+                commands = try await step.commands(defining: executor)
+            } catch {
+                printer.print([.failure(Failure(.command(error)))], pager: .off)
+                succeeded = false
+                continue
             }
             for (command, quiet) in commands {
                 let result = await executor.run(command, text: command.line, location: nil)
