@@ -81,7 +81,8 @@ struct MCPCommand: AsyncParsableCommand {
                 transcript a person can replay (`save` says where).
                 """,
             capabilities: .init(
-                resources: .init(subscribe: false, listChanged: false), tools: .init(listChanged: false))
+                prompts: .init(listChanged: false), resources: .init(subscribe: false, listChanged: false),
+                tools: .init(listChanged: false))
         )
         let tools = AgentTool.all(allowWrites: allowWrites).map { tool in
             Tool(
@@ -95,7 +96,13 @@ struct MCPCommand: AsyncParsableCommand {
         await server.withMethodHandler(ListTools.self) { _ in .init(tools: tools) }
         await server.withMethodHandler(CallTool.self) { parameters in
             let arguments = String(decoding: try JSONEncoder().encode(parameters.arguments ?? [:]), as: UTF8.self)
-            let answer = await session.call(parameters.name, arguments: arguments)
+            // A write the read-only session refused is put to the person, when the client can ask.
+            let answer = await session.call(parameters.name, arguments: arguments) { [weak server] question in
+                guard let server else { return false }
+                let answer = try? await server.requestElicitation(
+                    message: question, requestedSchema: Elicitation.RequestSchema(properties: [:]))
+                return answer?.action == .accept
+            }
             return .init(
                 content: [.text(text: answer.text, annotations: nil, _meta: nil)],
                 structuredContent: Self.value(answer.structured) as Value?, isError: answer.isError)
@@ -119,6 +126,22 @@ struct MCPCommand: AsyncParsableCommand {
             }
             let type = resources.first { $0.uri == parameters.uri }?.mimeType
             return .init(contents: [.text(text, uri: parameters.uri, mimeType: type)])
+        }
+        let prompts = AgentPrompt.all.map { prompt in
+            MCP.Prompt(
+                name: prompt.name, title: prompt.title, description: prompt.description,
+                arguments: prompt.argument.map {
+                    [MCP.Prompt.Argument(name: $0.name, description: $0.description, required: false)]
+                })
+        }
+        await server.withMethodHandler(ListPrompts.self) { _ in .init(prompts: prompts, nextCursor: nil) }
+        await server.withMethodHandler(GetPrompt.self) { parameters in
+            guard let prompt = AgentPrompt.all.first(where: { $0.name == parameters.name }) else {
+                throw MCPError.invalidParams("no prompt \(parameters.name): explore, regression")
+            }
+            let value = prompt.argument.flatMap { parameters.arguments?[$0.name] }
+            return .init(
+                description: prompt.description, messages: [.user(.text(text: prompt.text(value)))])
         }
         try await server.start(transport: StdioTransport())
         await server.waitUntilCompleted()

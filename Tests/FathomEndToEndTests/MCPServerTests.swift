@@ -56,7 +56,7 @@ struct MCPServerTests {
         #expect((report["invalid"] as? [String])?.isEmpty == true, "\(report["invalid"] ?? "")")
 
         let calls = try #require(report["calls"] as? [[String: Any]])
-        #expect(calls.count == 21)
+        #expect(calls.count == 24)
         func call(_ index: Int) -> (error: Bool, text: String, outputs: [[String: Any]]) {
             let call = calls[index]
             return (
@@ -70,10 +70,12 @@ struct MCPServerTests {
         // op with the description loaded; ls and describe read it.
         #expect(!call(6).error && call(6).text.contains("#3"), "\(call(6))")
         #expect(call(8).text.contains("getUser") && call(9).text.contains("GET /users/{id}"))
-        // The demo's echo got the bearer token (its API's); it is masked in the answer.
-        #expect(call(10).text.contains("Bearer ••••"), "\(call(10).text)")
-        // The UTF-16 server got its own API's token and echoed it: masked in that spelling too.
-        #expect(!call(12).error && call(12).text.contains("••••"), "\(call(12).text)")
+        // The demo's echo got the bearer token and the API key (its API's): masked in the answer.
+        #expect(call(10).text.contains("\"Bearer ••••"), "\(call(10).text)")
+        #expect(call(10).text.contains("\"X-Api-Key\",\n      \"••••"), "\(call(10).text)")
+        // The UTF-16 server got its own API's basic credentials and echoed them: masked in that
+        // charset and that spelling too.
+        #expect(!call(12).error && call(12).text.contains("\"Basic ••••"), "\(call(12).text)")
         // httpbin, another origin: no credentials, no default of another API.
         #expect(!call(13).error, "\(call(13))")
         let response = call(13).outputs.first { $0["type"] as? String == "response" }
@@ -83,10 +85,23 @@ struct MCPServerTests {
         // Writes refused without --allow-writes, and sent with it; an argument is never expanded.
         #expect(call(15).error && call(15).text.contains("read-only: nothing was sent"), "\(call(15))")
         #expect(call(16).error && call(16).text.contains("tool arguments are not expanded"), "\(call(16))")
-        #expect(!call(20).error && call(20).text.contains("200 OK"), "\(call(20))")
+        // A body that would drive a terminal reaches the agent's text without its escapes.
+        #expect(!call(20).error && call(20).text.contains("done"), "\(call(20))")
+        #expect(!call(20).text.contains("\u{1B}") && !call(20).text.contains("\u{07}"), "\(call(20).text)")
+        #expect(!call(21).error && call(21).text.contains("200 OK"), "\(call(21))")
+        // A client that can ask its person (elicitation): accepted, that one request is sent;
+        // declined, nothing is.
+        let asked = report["asked-accept"] as? [String] ?? []
+        #expect(asked.count == 1 && asked[0].contains("POST /echo"), "\(asked)")
+        #expect(!call(22).error && call(22).text.contains("200 OK"), "\(call(22))")
+        #expect((report["asked-decline"] as? [String])?.count == 1)
+        #expect(call(23).error && call(23).text.contains("nothing was sent"), "\(call(23))")
         #expect(call(19).text.contains("saved"), "\(call(19))")
         #expect(
             (report["resources"] as? [String]) == ["fathom://session", "fathom://description", "fathom://transcript"])
+        #expect((report["description"] as? String)?.hasPrefix("3.") == true, "\(report["description"] ?? "")")
+        #expect((report["prompts"] as? [String]) == ["explore", "regression"])
+        #expect((report["explore"] as? String)?.contains("to find out: who the users are") == true)
         let shown = report["session"] as? String ?? ""
         #expect(shown.contains("auth    bearer {{token}}") && shown.contains("var       token = ••••"), "\(shown)")
 
@@ -99,7 +114,16 @@ struct MCPServerTests {
         #expect(!transcript.contains("post"), "\(transcript)")
         let replay = try #require(report["replay"] as? [String: Any])
         #expect(replay["status"] as? Int == 0, "\(replay)")
-        #expect((replay["stdout"] as? String)?.contains("6 requests: 6 passed") == true, "\(replay)")
+        #expect((replay["stdout"] as? String)?.contains("7 requests: 7 passed") == true, "\(replay)")
+        // The same statuses: each request's, as the transcript's comment has it, in the replay's report.
+        for line in transcript.split(separator: "\n") where line.hasPrefix("# ") && line.contains(" → ") {
+            let parts = line.dropFirst(2).components(separatedBy: " → ")
+            #expect((replay["stdout"] as? String)?.contains("\(parts[0])  \(parts[1])") == true, "\(line)")
+        }
+        // Recorded beside it: compared on the next run, nothing but volatile fields differ.
+        let compare = try #require(report["compare"] as? [String: Any])
+        #expect(compare["status"] as? Int == 0, "\(compare)")
+        #expect((compare["stdout"] as? String)?.contains("7 compared with recordings") == true, "\(compare)")
 
         // No message the server wrote holds the token, in any spelling.
         let messages = try String(contentsOfFile: directory + "/server-messages.jsonl", encoding: .utf8)
@@ -110,7 +134,10 @@ struct MCPServerTests {
         ] {
             #expect(!messages.contains(spelling), "a message shows the planted token as '\(spelling)'")
         }
-        for text in [stderr, transcript, replay["stdout"] as? String ?? "", replay["stderr"] as? String ?? ""] {
+        let recording = try String(contentsOfFile: directory + "/agent.recording.json", encoding: .utf8)
+        for text in [
+            stderr, transcript, recording, replay["stdout"] as? String ?? "", replay["stderr"] as? String ?? "",
+        ] {
             #expect(!text.contains(Self.planted), "the token leaked: \(text)")
         }
     }

@@ -19,6 +19,7 @@ import sys
 import threading
 
 import jsonschema
+import mcp.types as types
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
@@ -28,6 +29,15 @@ schema = json.load(open(schema_path))
 
 class Echo16(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
+        if self.path == "/hostile":
+            # A body that would drive a terminal: a color, a title change, a cursor move.
+            body = b"plain \x1b[31mred\x1b]0;owned\x07 \x1b[2J done"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/plain")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
         body = json.dumps({"authorization": self.headers.get("Authorization")}).encode("utf-16")
         self.send_response(200)
         self.send_header("Content-Type", "application/json; charset=utf-16")
@@ -45,7 +55,9 @@ echo_url = f"http://127.0.0.1:{echo16.server_address[1]}"
 
 setup = os.path.join(workdir, "setup.fathom")
 with open(setup, "w") as f:
-    f.write(f"secret token\nbase {echo_url}\nauth bearer {{{{token}}}}\nbase {{{{demo}}}}\nauth bearer {{{{token}}}}\n")
+    # The UTF-16 server's API takes basic credentials; the demo's a bearer token and an API key.
+    f.write(f"secret token\nbase {echo_url}\nauth basic ada:{{{{token}}}}\n"
+            "base {{demo}}\nauth bearer {{token}}\ndefault header X-Api-Key: {{token}}\n")
 transcript = os.path.join(workdir, "agent.fathom")
 messages = os.path.join(workdir, "server-messages.jsonl")
 environment = dict(os.environ, FATHOM_SECRET_TOKEN=secret)
@@ -106,12 +118,19 @@ async def run():
                 ("inspect", {"response": 1, "expression": "$.role"}),
                 ("responses", {}),
                 ("save", {}),
+                ("send", {"url": echo_url + "/hostile"}),
             ]
             for name, args in calls:
                 check(name, await session.call_tool(name, args))
             resources = await session.list_resources()
             report["resources"] = [str(r.uri) for r in resources.resources]
             report["session"] = (await session.read_resource("fathom://session")).contents[0].text
+            description = (await session.read_resource("fathom://description")).contents[0].text
+            report["description"] = json.loads(description).get("openapi")
+            prompts = await session.list_prompts()
+            report["prompts"] = [p.name for p in prompts.prompts]
+            explore = await session.get_prompt("explore", {"goal": "who the users are"})
+            report["explore"] = explore.messages[0].content.text
     writes = os.path.join(workdir, "writes.fathom")
     async with stdio_client(server(["--demo", "--setup", setup, "--allow-writes", "--transcript", writes], messages)) as (read, write):
         async with ClientSession(read, write) as session:
@@ -122,11 +141,32 @@ async def run():
                 "send", {"method": "POST", "url": "/echo", "body": {"name": "Eve", "age": 31}}))
 
 
+async def asked(answer, log):
+    """A client that supports elicitation: the person answers `answer` to every question."""
+    questions = []
+
+    async def elicit(context, parameters):
+        questions.append(parameters.message)
+        return types.ElicitResult(action=answer, content={} if answer == "accept" else None)
+
+    path = os.path.join(workdir, f"asked-{answer}.fathom")
+    async with stdio_client(server(["--demo", "--transcript", path], log)) as (read, write):
+        async with ClientSession(read, write, elicitation_callback=elicit) as session:
+            await session.initialize()
+            result = await session.call_tool("send", {"method": "POST", "url": "/echo", "body": {"asked": answer}})
+            check("asked-" + answer, result)
+    report["asked-" + answer] = questions
+
+
 asyncio.run(run())
+asyncio.run(asked("accept", messages))
+asyncio.run(asked("decline", messages))
 report["transcript"] = open(transcript).read()
 # The transcript replays, the UTF-16 server still up, the token from the environment.
 import subprocess
 replay = subprocess.run([fathom, "replay", "--demo", transcript], env=environment, capture_output=True, text=True)
 report["replay"] = {"status": replay.returncode, "stdout": replay.stdout, "stderr": replay.stderr}
+compare = subprocess.run([fathom, "replay", "--demo", "--compare", transcript], env=environment, capture_output=True, text=True)
+report["compare"] = {"status": compare.returncode, "stdout": compare.stdout, "stderr": compare.stderr}
 echo16.shutdown()
 print(json.dumps(report))

@@ -1,6 +1,7 @@
 import FathomHTTP
 @_spi(Fathom) import FathomJSON
 import Foundation
+import Synchronization
 
 /// A session an agent drives through tools (`fathom mcp`): each call becomes the lines a person
 /// would type (``AgentTool``), run by the same executor, so the prompt's guards hold — credentials
@@ -47,11 +48,17 @@ public final class AgentSession: Sendable {
                 failures.append(text(.failure(Failure(.command(error)))))
             }
         }
+        // Responses are recorded beside the transcript, so `fathom replay --compare` checks them.
+        _ = await executor.run(RecordCommand(on: true), text: "record on", location: nil)
         return failures
     }
 
-    /// Calls tool `name` with `arguments` (a JSON object's text).
-    public func call(_ name: String, arguments: String) async -> AgentAnswer {
+    /// Calls tool `name` with `arguments` (a JSON object's text). A request the read-only session
+    /// refuses is put to the person through `confirm` when there is one (the client's
+    /// elicitation): `true` sends that request, once; `false`, or no `confirm`, sends nothing.
+    public func call(
+        _ name: String, arguments: String, confirm: (@Sendable (_ question: String) async -> Bool)? = nil
+    ) async -> AgentAnswer {
         let lines: [String]
         do {
             guard let tool = tools[name] else {
@@ -70,7 +77,19 @@ public final class AgentSession: Sendable {
         var ok = true
         for line in lines {
             let parsed = Result { () throws(CommandError) in try CommandParser.parse(line) }
-            let result = await executor.run(parsed, text: line)
+            let refusal = WriteRefusal()
+            var result = await Executor.$writeRefused.withValue(refusal) {
+                await executor.run(parsed, text: line)
+            }
+            if let request = refusal.request, let confirm {
+                let question = """
+                    An agent asks to send \(request) (`\(executor.redactor.redact(line))`), which may change what \
+                    the server holds. Send it?
+                    """
+                if await confirm(question) {
+                    result = await Executor.$writeAllowed.withValue(true) { await executor.run(parsed, text: line) }
+                }
+            }
             outputs += result.outputs
             if result.outcome == .failed || result.outcome == .checkFailed {
                 ok = false
@@ -243,4 +262,13 @@ extension Executor {
         guard let loaded = try? requireSpec() else { return nil }
         return loaded.description.document.formatted(.compactText)
     }
+}
+
+/// What a read-only session refused while a call ran: the method and target (masked).
+final class WriteRefusal: Sendable {
+    private let state = Mutex<String?>(nil)
+
+    func refused(_ request: String) { state.withLock { $0 = $0 ?? request } }
+
+    var request: String? { state.withLock { $0 } }
 }

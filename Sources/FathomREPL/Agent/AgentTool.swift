@@ -164,3 +164,46 @@ extension AgentTool {
         ]).formatted(.pretty)
     }
 }
+
+/// A prompt template an MCP client offers its person: what to ask the agent to do with the tools.
+public struct AgentPrompt: Sendable {
+    public let name: String
+    public let title: String
+    public let description: String
+    /// The one argument it takes, when it takes one.
+    public let argument: (name: String, description: String)?
+    let template: @Sendable (String?) -> String
+
+    /// The prompt's text, `value` its argument's.
+    public func text(_ value: String?) -> String { template(value) }
+
+    public static let all = [
+        AgentPrompt(
+            name: "explore", title: "Explore this API",
+            description: "Find out what the API offers and how it answers, read-only, leaving a replayable file.",
+            argument: ("goal", "what to find out (optional)")
+        ) { goal in
+            """
+            Explore the API this Fathom session points at\(goal.map { ", to find out: \($0)" } ?? ""). Start with `ls` \
+            (and `describe` an operation) when a description is loaded, else with `send` of the paths you can \
+            guess. After each request that matters, `expect` what you learned (its status, a field's value) so the \
+            transcript checks it on every replay. Use `inspect` to read parts of long responses. Never put a \
+            credential in an argument: the session adds its API's own. End with `save` and say where the file is.
+            """
+        },
+        AgentPrompt(
+            name: "regression", title: "Write a regression file",
+            description:
+                "Turn what this session did into a file of requests and checks that `fathom replay` runs in CI.",
+            argument: nil
+        ) { _ in
+            """
+            Write a regression test of this API with Fathom: for each operation worth keeping, `send` (or `op`) \
+            the request and follow it with `expect` lines for its status and the fields a client relies on \
+            (`$.id == 2`, `$.items.length() > 0`), not for values that change on every call. Check `responses` \
+            for what has been sent. Finish with `save`: the transcript is the test, run with `fathom replay FILE` \
+            (add --junit report.xml in CI).
+            """
+        },
+    ]
+}

@@ -115,7 +115,8 @@ extension Executor {
     /// API's defaults are on it, and its credentials go with it when it is sent (or the draft's
     /// own, `auth draft …`). A request to an origin no API claims gets neither.
     func prepare(_ draft: Draft) throws -> Outgoing {
-        if options.readOnly, ![.get, .head, .options, .trace].contains(draft.method) {
+        if options.readOnly, ![.get, .head, .options, .trace].contains(draft.method), !Self.writeAllowed {
+            Self.writeRefused?.refused(draft.method.rawValue + " " + redactor.redact(draft.target))
             throw CommandError(
                 .session, "\(draft.method) may change the server, and this session is read-only: nothing was sent",
                 hint: "start `fathom mcp` with --allow-writes to allow it")
