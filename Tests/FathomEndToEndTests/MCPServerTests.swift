@@ -43,7 +43,10 @@ struct MCPServerTests {
         #expect(report["protocol"] as? String == "2025-11-25")
         #expect(report["server"] as? String == "fathom")
         let tools = try #require(report["tools"] as? [String: [String: Any]])
-        #expect(Set(tools.keys) == ["send", "op", "ls", "describe", "inspect", "expect", "responses", "save"])
+        #expect(
+            Set(tools.keys) == [
+                "send", "op", "graphql", "call", "ls", "describe", "inspect", "expect", "responses", "save",
+            ])
         for (name, tool) in tools {
             #expect((tool["input"] as? [String: Any])?["type"] as? String == "object", "\(name)")
             #expect((tool["output"] as? [String: Any])?["required"] as? [String] == ["ok", "outputs"], "\(name)")
@@ -52,11 +55,13 @@ struct MCPServerTests {
         }
         #expect(tools["send"]?["openWorld"] as? Bool == true && tools["ls"]?["openWorld"] as? Bool == false)
         let writeTools = try #require(report["writeTools"] as? [String: Bool])
-        #expect(writeTools["send"] == true && writeTools["op"] == true && writeTools["ls"] == false)
+        #expect(
+            writeTools["send"] == true && writeTools["op"] == true && writeTools["graphql"] == true
+                && writeTools["call"] == true && writeTools["ls"] == false)
         #expect((report["invalid"] as? [String])?.isEmpty == true, "\(report["invalid"] ?? "")")
 
         let calls = try #require(report["calls"] as? [[String: Any]])
-        #expect(calls.count == 24)
+        #expect(calls.count == 30)
         func call(_ index: Int) -> (error: Bool, text: String, outputs: [[String: Any]]) {
             let call = calls[index]
             return (
@@ -88,14 +93,22 @@ struct MCPServerTests {
         // A body that would drive a terminal reaches the agent's text without its escapes.
         #expect(!call(20).error && call(20).text.contains("done"), "\(call(20))")
         #expect(!call(20).text.contains("\u{1B}") && !call(20).text.contains("\u{07}"), "\(call(20).text)")
-        #expect(!call(21).error && call(21).text.contains("200 OK"), "\(call(21))")
+        // GraphQL: a query goes (its endpoint set once, its schema loaded), a mutation does not.
+        #expect(!call(21).error && call(21).text.contains("schema ✓"), "\(call(21))")
+        #expect(call(22).error && call(22).text.contains("nothing was sent"), "\(call(22))")
+        #expect(!call(23).error && call(23).text.contains("200 OK"), "\(call(23))")
+        // gRPC: Fathom cannot tell what a method changes — refused read-only, made with --allow-writes.
+        #expect(call(24).error && call(24).text.contains("nothing was sent"), "\(call(24))")
+        #expect(!call(25).error && call(25).text.contains("fathom.demo.v1.Todos/GetUser"), "\(call(25))")
+        #expect(!call(26).error && call(26).text.contains("gRPC OK"), "\(call(26))")
+        #expect(!call(27).error && call(27).text.contains("✓ expect status OK"), "\(call(27))")
         // A client that can ask its person (elicitation): accepted, that one request is sent;
         // declined, nothing is.
         let asked = report["asked-accept"] as? [String] ?? []
         #expect(asked.count == 1 && asked[0].contains("POST /echo"), "\(asked)")
-        #expect(!call(22).error && call(22).text.contains("200 OK"), "\(call(22))")
+        #expect(!call(28).error && call(28).text.contains("200 OK"), "\(call(28))")
         #expect((report["asked-decline"] as? [String])?.count == 1)
-        #expect(call(23).error && call(23).text.contains("nothing was sent"), "\(call(23))")
+        #expect(call(29).error && call(29).text.contains("nothing was sent"), "\(call(29))")
         #expect(call(19).text.contains("saved"), "\(call(19))")
         #expect(
             (report["resources"] as? [String]) == ["fathom://session", "fathom://description", "fathom://transcript"])
@@ -114,7 +127,7 @@ struct MCPServerTests {
         #expect(!transcript.contains("post"), "\(transcript)")
         let replay = try #require(report["replay"] as? [String: Any])
         #expect(replay["status"] as? Int == 0, "\(replay)")
-        #expect((replay["stdout"] as? String)?.contains("7 requests: 7 passed") == true, "\(replay)")
+        #expect((replay["stdout"] as? String)?.contains("8 requests: 8 passed") == true, "\(replay)")
         // The same statuses: each request's, as the transcript's comment has it, in the replay's report.
         for line in transcript.split(separator: "\n") where line.hasPrefix("# ") && line.contains(" → ") {
             let parts = line.dropFirst(2).components(separatedBy: " → ")
@@ -123,7 +136,7 @@ struct MCPServerTests {
         // Recorded beside it: compared on the next run, nothing but volatile fields differ.
         let compare = try #require(report["compare"] as? [String: Any])
         #expect(compare["status"] as? Int == 0, "\(compare)")
-        #expect((compare["stdout"] as? String)?.contains("7 compared with recordings") == true, "\(compare)")
+        #expect((compare["stdout"] as? String)?.contains("8 compared with recordings") == true, "\(compare)")
 
         // No message the server wrote holds the token, in any spelling.
         let messages = try String(contentsOfFile: directory + "/server-messages.jsonl", encoding: .utf8)

@@ -30,6 +30,14 @@ import Testing
         #expect(try Self.lines("expect", #"{"check": "status 200"}"#) == ["expect status 200"])
         #expect(try Self.lines("describe", #"{"operation": "GET /users/{id}"}"#) == ["describe GET /users/{id}"])
         #expect(try Self.lines("ls", #"{}"#) == ["ls"])
+        #expect(
+            try Self.lines(
+                "graphql",
+                #"{"document": "query($id: ID!) {\n user(id: $id) { name }\n}", "variables": {"id": "2", "n": 3}, "endpoint": "/graphql"}"#
+            )
+                == ["graphql /graphql", "query($id: ID!) {\n user(id: $id) { name }\n} id=2 n:=3"])
+        #expect(try Self.lines("call", #"{"method": "GetUser", "request": {"id": 2}}"#) == [#"call GetUser {"id":2}"#])
+        #expect(try Self.lines("call", #"{"method": "AddTodos"}"#) == ["call AddTodos []"])
         // A word that would read as an option or a comment is quoted.
         #expect(try Self.lines("send", ##"{"url": "#x"}"##) == ["get '#x'"])
     }

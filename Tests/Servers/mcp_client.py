@@ -119,6 +119,9 @@ async def run():
                 ("responses", {}),
                 ("save", {}),
                 ("send", {"url": echo_url + "/hostile"}),
+                ("graphql", {"endpoint": "/graphql", "document": "query One($id: ID!) {\n  user(id: $id) { name }\n}",
+                             "variables": {"id": "2"}}),
+                ("graphql", {"endpoint": "/graphql", "document": "mutation { addTodo(title: \"x\") { id } }"}),
             ]
             for name, args in calls:
                 check(name, await session.call_tool(name, args))
@@ -139,6 +142,21 @@ async def run():
             report["writeTools"] = {t.name: t.annotations.destructive_hint for t in tools.tools}
             check("send-writes", await session.call_tool(
                 "send", {"method": "POST", "url": "/echo", "body": {"name": "Eve", "age": 31}}))
+    grpc_setup = os.path.join(workdir, "grpc.fathom")
+    with open(grpc_setup, "w") as f:
+        f.write("grpc {{grpc}} --plaintext\n")
+    refused = os.path.join(workdir, "grpc-refused.fathom")
+    async with stdio_client(server(["--demo", "--setup", grpc_setup, "--transcript", refused], messages)) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            check("call-read-only", await session.call_tool("call", {"method": "GetUser", "request": {"id": 2}}))
+            check("ls-grpc", await session.call_tool("ls", {}))
+    granted = os.path.join(workdir, "grpc-writes.fathom")
+    async with stdio_client(server(["--demo", "--setup", grpc_setup, "--allow-writes", "--transcript", granted], messages)) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            check("call", await session.call_tool("call", {"method": "GetUser", "request": {"id": 2}}))
+            check("expect-call", await session.call_tool("expect", {"check": "status OK"}))
 
 
 async def asked(answer, log):

@@ -73,9 +73,16 @@ public final class AgentSession: Sendable {
             return answer([.failure(Failure(error: error))], ok: false)
         }
         if name == "save" { return await save(shown: true) }
+        var toRun = lines
+        // The endpoint is set (and its schema loaded) once: not again while it is the current one.
+        if name == "graphql", let first = toRun.first, first.hasPrefix("graphql "),
+            let current = await executor.graphQLPath(), "graphql " + Quoting.word(current, literal: true) == first
+        {
+            toRun.removeFirst()
+        }
         var outputs: [Output] = []
         var ok = true
-        for line in lines {
+        for line in toRun {
             let parsed = Result { () throws(CommandError) in try CommandParser.parse(line) }
             let refusal = WriteRefusal()
             var result = await Executor.$writeRefused.withValue(refusal) {
@@ -152,7 +159,8 @@ public final class AgentSession: Sendable {
 /// A tool's arguments as the lines a person would type.
 enum AgentLines {
     static func lines(for tool: String, _ arguments: [String: JSON]) throws(CommandError) -> [String] {
-        for (name, value) in arguments { try literal(value, name) }
+        // A GraphQL document is written over lines; every other argument is one.
+        for (name, value) in arguments { try literal(value, name, lines: tool == "graphql" && name == "document") }
         func string(_ name: String) throws(CommandError) -> String? {
             guard let value = arguments[name] else { return nil }
             guard case .string(let text) = value else { throw CommandError(.parse, "'\(name)' is a string") }
@@ -192,6 +200,28 @@ enum AgentLines {
                 words.append(Quoting.word(field(name, value), literal: true))
             }
             return [words.joined(separator: " ")]
+        case "graphql":
+            var entry = try required("document").trimmingBlanksAround
+            if let name = try string("operationName") { entry += " " + Quoting.word(name, literal: true) }
+            for (name, value) in try object("variables", arguments) {
+                entry += " " + Quoting.word(field(name, value), literal: true)
+            }
+            var lines = [entry]
+            if let endpoint = try string("endpoint") {
+                lines.insert("graphql " + Quoting.word(endpoint, literal: true), at: 0)
+            }
+            return lines
+        case "call":
+            var line = "call " + Quoting.word(try required("method"), literal: true)
+            switch arguments["request"] {
+            // No messages: one empty message for a method that takes one, none for a client
+            // stream — never a stream left open that no tool writes to.
+            case nil: line += " []"
+            case .object?, .array?:
+                line += " " + (arguments["request"]?.formatted(.compactText).trimmingCharacters(in: .newlines) ?? "")
+            default: throw CommandError(.parse, "'request' is an object or an array")
+            }
+            return [line]
         case "ls":
             return ["ls" + (try string("path").map { " " + Quoting.word($0, literal: true) } ?? "")]
         case "describe":
@@ -216,7 +246,7 @@ enum AgentLines {
 
     /// Refuses what would make an argument more than data: a `{{variable}}` (an agent never
     /// spells a session's value, a secret above all, into a request) and a line break.
-    private static func literal(_ value: JSON, _ name: String) throws(CommandError) {
+    private static func literal(_ value: JSON, _ name: String, lines: Bool = false) throws(CommandError) {
         switch value {
         case .string(let text):
             if text.contains("{{") {
@@ -224,7 +254,7 @@ enum AgentLines {
                     .parse, "'\(name)' holds '{{': tool arguments are not expanded",
                     hint: "give the value itself; the API's credentials are added by Fathom")
             }
-            if text.contains(where: \.isNewline) {
+            if !lines, text.contains(where: \.isNewline) {
                 throw CommandError(.parse, "'\(name)' holds a line break: an argument is one line")
             }
         case .array(let items): for item in items { try literal(item, name) }
@@ -256,6 +286,9 @@ enum AgentLines {
 }
 
 extension Executor {
+    /// The current API's GraphQL endpoint's path, when it has one.
+    func graphQLPath() -> String? { session.currentAPI?.graphQL?.path }
+
     /// The current API's description as JSON text (as loaded: a YAML one as its JSON), or `nil`
     /// when none is loaded.
     func loadedDescriptionText() -> String? {

@@ -73,6 +73,33 @@ public struct AgentTool: Sendable {
                   "operationId": {"type": "string"},
                   "parameters": {"type": "object", "description": "name → value; a string as it is, anything else as JSON"}}}
                 """),
+            AgentTool(
+                name: "graphql", title: "Run a GraphQL operation",
+                description: """
+                    Run a GraphQL query or mutation against the current API's GraphQL endpoint (`endpoint`, e.g. \
+                    /graphql, sets it and loads its schema by introspection the first time). The operation is \
+                    checked against the schema before it is sent and the response after. A query is always sent; \
+                    \(allowWrites ? "a mutation too (--allow-writes)." : "a mutation only with --allow-writes, or when the person accepts.")
+                    """,
+                inputSchema: """
+                    {"type": "object", "required": ["document"], "additionalProperties": false, "properties": {
+                      "document": {"type": "string", "description": "the operation: { users { id name } }"},
+                      "variables": {"type": "object"},
+                      "operationName": {"type": "string", "description": "which operation, when the document has several"},
+                      "endpoint": {"type": "string", "description": "the endpoint's path, when it is not set yet: /graphql"}}}
+                    """, readOnly: !allowWrites, destructive: allowWrites, idempotent: !allowWrites, openWorld: true),
+            sends(
+                "call", "Call a gRPC method",
+                """
+                Call a method of the current API's gRPC services (loaded with `grpc HOST:PORT` in the setup; `ls` \
+                lists them), the request as proto3 JSON; a client stream takes an array of messages. Fathom cannot \
+                tell what a method changes: \(allowWrites ? "every call is sent (--allow-writes)." : "a read-only session asks the person before each call, or refuses it.")
+                """,
+                """
+                {"type": "object", "required": ["method"], "additionalProperties": false, "properties": {
+                  "method": {"type": "string", "description": "pkg.Service/Method, or a name only one method has"},
+                  "request": {"type": ["object", "array"], "description": "the message as proto3 JSON; an array for a client stream"}}}
+                """),
             reads(
                 "ls", "List the description's paths",
                 "The loaded description's paths and operations (operationIds), or those under `path`.",

@@ -109,7 +109,8 @@ extension Executor {
         var draft = headers
         draft.method = .post
         draft.target = (origin ?? "") + "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo"
-        let outgoing = try prepare(draft)
+        // Reflection only reads.
+        let outgoing = try Self.$writeAllowed.withValue(true) { try prepare(draft) }
         let client = try await client(for: outgoing.scope)
         let connection = try grpcConnection(for: outgoing, overrides)
         let result = Mutex<Result<ServerReflection.Result, GRPCError>?>(nil)

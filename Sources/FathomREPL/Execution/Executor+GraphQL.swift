@@ -12,7 +12,11 @@ extension Executor {
     /// `variables`, scoped as every request is (the API's credentials, defaults, cookies).
     func graphQLOutgoing(_ operation: GraphQLOperation, variables: [JSON.Member]) throws -> Outgoing {
         let endpoint = try currentGraphQLEndpoint()
-        var outgoing = try prepare(Self.graphQLDraft(endpoint.path, body: operation.body(variables: variables)))
+        let draft = Self.graphQLDraft(endpoint.path, body: operation.body(variables: variables))
+        // POSTed, but a query or a subscription only reads: a read-only session sends it.
+        var outgoing = try Self.$writeAllowed.withValue(Self.writeAllowed || operation.kind != .mutation) {
+            try prepare(draft)
+        }
         outgoing.graphQL = operation
         return outgoing
     }
@@ -106,7 +110,8 @@ extension Executor {
         var refusal: String?
         for query in GraphQLDescription.introspectionQueries {
             let body = JSON.object([JSON.Member(key: "query", value: .string(query))])
-            let outgoing = try prepare(Self.graphQLDraft(path, body: body))
+            // The introspection query only reads.
+            let outgoing = try Self.$writeAllowed.withValue(true) { try prepare(Self.graphQLDraft(path, body: body)) }
             let response = try await client(for: outgoing.scope).send(outgoing.request)
             let url = redactor.redact(outgoing.request.url)
             guard let json = try? JSON(parsing: response.body) else {
