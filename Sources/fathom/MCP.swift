@@ -3,6 +3,7 @@ import FathomDemo
 @_spi(Fathom) import FathomREPL
 import Foundation
 import MCP
+import Synchronization
 
 /// `fathom mcp`: one Fathom session as a Model Context Protocol server on standard input and
 /// output, for agents. What the tools do, and every guard, is FathomREPL's ``AgentSession``; this
@@ -99,9 +100,21 @@ struct MCPCommand: AsyncParsableCommand {
             // A write the read-only session refused is put to the person, when the client can ask.
             let answer = await session.call(parameters.name, arguments: arguments) { [weak server] question in
                 guard let server else { return false }
-                let answer = try? await server.requestElicitation(
-                    message: question, requestedSchema: Elicitation.RequestSchema(properties: [:]))
-                return answer?.action == .accept
+                // Bounded: a person who never answers sends nothing (the wait ends as a decline;
+                // the question left unanswered is the client's to drop).
+                let decision = Decision()
+                return await withCheckedContinuation { continuation in
+                    decision.wait(continuation)
+                    Task {
+                        let answer = try? await server.requestElicitation(
+                            message: question, requestedSchema: Elicitation.RequestSchema(properties: [:]))
+                        decision.decide(answer?.action == .accept)
+                    }
+                    Task {
+                        try? await Task.sleep(for: Self.answerWait)
+                        decision.decide(false)
+                    }
+                }
             }
             return .init(
                 content: [.text(text: answer.text, annotations: nil, _meta: nil)],
@@ -148,8 +161,20 @@ struct MCPCommand: AsyncParsableCommand {
         await demoServer?.stop()
     }
 
+    /// How long a person has to answer whether a write may go.
+    static let answerWait = Duration.seconds(300)
+
     /// JSON text as the SDK's value (a number integral when it is whole).
     static func value(_ text: String) -> Value {
         (try? JSONDecoder().decode(Value.self, from: Data(text.utf8))) ?? .null
     }
+}
+
+/// The first answer to a question, whoever gives it (the person, or the clock).
+private final class Decision: Sendable {
+    private let waiting = Mutex<CheckedContinuation<Bool, Never>?>(nil)
+
+    func wait(_ continuation: CheckedContinuation<Bool, Never>) { waiting.withLock { $0 = continuation } }
+
+    func decide(_ yes: Bool) { waiting.withLock { $0.take() }?.resume(returning: yes) }
 }
