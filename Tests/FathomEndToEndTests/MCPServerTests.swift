@@ -61,7 +61,7 @@ struct MCPServerTests {
         #expect((report["invalid"] as? [String])?.isEmpty == true, "\(report["invalid"] ?? "")")
 
         let calls = try #require(report["calls"] as? [[String: Any]])
-        #expect(calls.count == 30)
+        #expect(calls.count == 32)
         func call(_ index: Int) -> (error: Bool, text: String, outputs: [[String: Any]]) {
             let call = calls[index]
             return (
@@ -109,6 +109,10 @@ struct MCPServerTests {
         #expect(!call(28).error && call(28).text.contains("200 OK"), "\(call(28))")
         #expect((report["asked-decline"] as? [String])?.count == 1)
         #expect(call(29).error && call(29).text.contains("nothing was sent"), "\(call(29))")
+        // `validate strict` in the setup: what the description forbids is refused, the rest sent.
+        #expect(call(30).error && !call(30).text.contains("200 OK"), "\(call(30))")
+        #expect(call(30).text.contains("per_page"), "\(call(30))")
+        #expect(!call(31).error && call(31).text.contains("200 OK"), "\(call(31))")
         #expect(call(19).text.contains("saved"), "\(call(19))")
         #expect(
             (report["resources"] as? [String]) == ["fathom://session", "fathom://description", "fathom://transcript"])

@@ -179,6 +179,22 @@ async def asked(answer, log):
 asyncio.run(run())
 asyncio.run(asked("accept", messages))
 asyncio.run(asked("decline", messages))
+
+
+async def strict():
+    """`validate strict` in the setup: what the description forbids is not sent."""
+    setup_strict = os.path.join(workdir, "strict-setup.fathom")
+    with open(setup_strict, "w") as f:
+        f.write("validate strict\n")
+    path = os.path.join(workdir, "strict.fathom")
+    async with stdio_client(server(["--demo", "--setup", setup_strict, "--transcript", path], messages)) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            check("strict-refused", await session.call_tool("send", {"url": "/users", "query": {"per_page": 500}}))
+            check("strict-sent", await session.call_tool("send", {"url": "/users", "query": {"per_page": 2}}))
+
+
+asyncio.run(strict())
 report["transcript"] = open(transcript).read()
 # The transcript replays, the UTF-16 server still up, the token from the environment.
 import subprocess
