@@ -156,6 +156,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "MCP", package: "swift-sdk"),
             ],
+            // The MCP SDK's HTTP transport brings FoundationNetworking, which a static build links
+            // with the system's libcurl.
+            linkerSettings: [.linkedLibrary("curl", .when(platforms: [.linux]))],
             plugins: ["BuildInfo"]
         ),
         .plugin(name: "BuildInfo", capability: .buildTool(), path: "Plugins/BuildInfo"),

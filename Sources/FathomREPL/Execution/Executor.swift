@@ -229,8 +229,9 @@ public actor Executor {
     /// Whether the running task is inside a line already (an import running its lines).
     @TaskLocal static var runningALine = false
 
-    /// A request that may change the server goes though the session is read-only: the person
-    /// allowed this one (``AgentSession``'s elicitation).
+    /// A request a read-only session would refuse by its method goes: it only reads though it is
+    /// a POST (a GraphQL query, introspection, gRPC reflection), or the person allowed this one
+    /// (``AgentSession``'s elicitation).
     @TaskLocal static var writeAllowed = false
     /// Told what a read-only session refused (`POST /users`), for the line that asks the person.
     @TaskLocal static var writeRefused: WriteRefusal?
