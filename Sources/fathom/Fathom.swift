@@ -185,17 +185,8 @@ struct Prompt: AsyncParsableCommand {
         let console = StandardConsole(interactive: interactive)
         let executor = Executor(options: Executor.Options(history: history, prompter: console))
 
-        var server: LoopbackServer?
-        var startup: [REPL.StartupStep] = config.commandLines.map(REPL.StartupStep.setting)
-        if demo {
-            let started = try await DemoAPI.start()
-            server = started
-            // The demo describes itself: `ls`, `describe` and schema checks work from the start.
-            startup.append(.demo(url: started.baseURL, describes: spec == nil, grpc: started.grpc?.target))
-        }
-        if let url { startup.append(.base(url)) }
-        if let env { startup.append(.environment(env)) }
-        if let spec { startup.append(.spec(spec)) }
+        let (startup, server) = try await REPL.StartupStep.fromCommandLine(
+            config: config, demo: demo, url: url, env: env, spec: spec)
 
         let input: REPL.Input = !commands.isEmpty ? .arguments(commands) : interactive ? .terminal : .standardInput
         let repl = REPL(
@@ -209,6 +200,28 @@ struct Prompt: AsyncParsableCommand {
         let status = await repl.run()
         await server?.stop()
         if status != 0 || !startedWell { throw ExitCode(1) }
+    }
+}
+
+extension REPL.StartupStep {
+    /// What a session starts with from the command line — the config's settings, the demo
+    /// (started here when asked), a base, an environment, a description — for the prompt and
+    /// `fathom mcp` alike; the demo's server, to stop when the session ends.
+    static func fromCommandLine(
+        config: UserConfig, demo: Bool, url: String?, env: String?, spec: String?
+    ) async throws -> (steps: [REPL.StartupStep], demo: LoopbackServer?) {
+        var server: LoopbackServer?
+        var steps = config.commandLines.map(REPL.StartupStep.setting)
+        if demo {
+            let started = try await DemoAPI.start()
+            server = started
+            // The demo describes itself: `ls`, `describe` and schema checks work from the start.
+            steps.append(.demo(url: started.baseURL, describes: spec == nil, grpc: started.grpc?.target))
+        }
+        if let url { steps.append(.base(url)) }
+        if let env { steps.append(.environment(env)) }
+        if let spec { steps.append(.spec(spec)) }
+        return (steps, server)
     }
 }
 

@@ -49,17 +49,8 @@ struct MCPCommand: AsyncParsableCommand {
         let path = transcript ?? AgentSession.defaultTranscript(environment: environment)
         let session = AgentSession(executor: executor, allowWrites: allowWrites, transcript: path)
 
-        var demoServer: LoopbackServer?
-        var steps: [REPL.StartupStep] = UserConfig.resolved(color: nil, output: nil).commandLines.map(
-            REPL.StartupStep.setting)
-        if demo {
-            let started = try await DemoAPI.start()
-            demoServer = started
-            steps.append(.demo(url: started.baseURL, describes: spec == nil, grpc: started.grpc?.target))
-        }
-        if let url { steps.append(.base(url)) }
-        if let env { steps.append(.environment(env)) }
-        if let spec { steps.append(.spec(spec)) }
+        var (steps, demoServer) = try await REPL.StartupStep.fromCommandLine(
+            config: UserConfig.resolved(color: nil, output: nil), demo: demo, url: url, env: env, spec: spec)
         if let setup {
             // One line each, as a person would type them; comments and blank lines skipped.
             let text = try String(contentsOfFile: setup, encoding: .utf8)
