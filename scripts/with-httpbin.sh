@@ -8,18 +8,18 @@
 # Tests/Servers/grpc_server.py).
 # httpbin, gunicorn, httpie, jsonschema, botocore, graphql-core, strawberry-graphql, starlette,
 # uvicorn, websockets (uvicorn answers a WebSocket upgrade 400 without it), protobuf, grpcio-tools
-# (protoc), grpcio-reflection and mcp (the MCP client `fathom mcp` is tested with) are installed from PyPI into .build/httpbin-venv the first time.
+# (protoc), grpcio-reflection mcp (the MCP client `fathom mcp` is tested with) and authlib (the OAuth 2.0 server) are installed from PyPI into .build/httpbin-venv the first time.
 #   scripts/with-httpbin.sh swift test
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 venv=.build/httpbin-venv
-if [[ ! -x $venv/bin/gunicorn || ! -x $venv/bin/http ]] || ! "$venv/bin/python" -c "import jsonschema, botocore, graphql, strawberry, starlette, uvicorn, websockets, google.protobuf, grpc_tools, grpc_reflection, mcp" 2>/dev/null; then
+if [[ ! -x $venv/bin/gunicorn || ! -x $venv/bin/http ]] || ! "$venv/bin/python" -c "import jsonschema, botocore, graphql, strawberry, starlette, uvicorn, websockets, google.protobuf, grpc_tools, grpc_reflection, mcp, authlib" 2>/dev/null; then
     echo "Installing httpbin, gunicorn, httpie, jsonschema, botocore and the GraphQL packages into $venv…"
     mkdir -p .build
     [[ -x $venv/bin/pip ]] || python3 -m venv "$venv"
     "$venv/bin/pip" install --quiet --disable-pip-version-check httpbin gunicorn httpie jsonschema botocore \
-        graphql-core strawberry-graphql starlette uvicorn websockets protobuf grpcio-tools grpcio-reflection mcp
+        graphql-core strawberry-graphql starlette uvicorn websockets protobuf grpcio-tools grpcio-reflection mcp authlib
 fi
 
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')

@@ -31,13 +31,22 @@ final class Tmux {
         try tmux(["capture-pane", "-t", session, "-p"])
     }
 
+    /// The screen with lines the terminal wrapped joined again (a long URL whole), and the
+    /// `history` lines above it.
+    func joinedScreen(history: Int = 0) throws -> String {
+        try tmux(["capture-pane", "-t", session, "-p", "-J", "-S", "-\(history)"])
+    }
+
     /// Waits until the screen shows `text` (tmux trims the blanks that end a line) (up to `timeout` seconds) and returns it.
+    ///
+    /// `joined`: the screen with wrapped lines joined (``joinedScreen(history:)``), for a line
+    /// longer than the terminal is wide.
     @discardableResult
-    func waitFor(_ text: String, timeout: Double = 15) throws -> String {
+    func waitFor(_ text: String, timeout: Double = 15, joined: Bool = false) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var last = ""
         while Date() < deadline {
-            last = try screen()
+            last = try joined ? joinedScreen() : screen()
             if last.contains(text) { return last }
             Thread.sleep(forTimeInterval: 0.05)
         }

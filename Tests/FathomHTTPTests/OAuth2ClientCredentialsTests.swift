@@ -111,7 +111,7 @@ private final class OAuthWorld: Sendable {
         let (api, _) = world.client(world.transport(tokenStatus: 401), logger: recorder.logger())
         let error = await #expect(throws: NetworkError.self) { try await api.send(NetworkRequest.get("/api")) }
         let text = error.map(String.init(describing:)) ?? ""
-        #expect(text.contains("the OAuth2 token request failed"))
+        #expect(text.contains("the OAuth2 token request was refused"))
         #expect(!text.contains(OAuthWorld.clientSecret))
         #expect(recorder.count > 0)
         #expect(!recorder.text.contains(OAuthWorld.clientSecret))

@@ -1,13 +1,17 @@
 /// A credential fetched once and shared: callers that need it while a fetch is under way wait for
 /// that fetch instead of starting their own. Used by ``BearerTokenAuthenticator`` and
-/// ``OAuth2ClientCredentials``.
+/// ``OAuth2ClientCredentials`` and ``OAuth2Authenticator``.
 actor CredentialCache<Value: Sendable> {
     private var value: Value?
     private var pending: Task<Value, any Error>?
     /// Whether a cached value is still good (an OAuth2 token expires).
     private let isUsable: @Sendable (Value) -> Bool
 
-    init(isUsable: @escaping @Sendable (Value) -> Bool = { _ in true }) {
+    /// - Parameters:
+    ///   - value: A value to start with (tokens a flow already got).
+    ///   - isUsable: Whether a cached value is still good.
+    init(_ value: Value? = nil, isUsable: @escaping @Sendable (Value) -> Bool = { _ in true }) {
+        self.value = value
         self.isUsable = isUsable
     }
 

@@ -7,14 +7,20 @@ struct AuthCommand: SingleCommand {
     static let spec = CommandSpec(
         name: "auth",
         synopsis:
-            "auth [draft] bearer TOKEN | basic USER[:PASS] | apikey header|query NAME VALUE | oauth2 client-credentials URL ID SECRET [SCOPE] | aws-sigv4 [--region R] [--service S] [--profile P] [KEY SECRET [TOKEN]] | none",
+            "auth [draft] bearer TOKEN | basic USER[:PASS] | apikey header|query NAME VALUE | oauth2 client-credentials URL ID SECRET [SCOPE] | oauth2 authorization-code|device (URL TOKEN_URL | --issuer URL) ID [SECRET] [--scope S] [--redirect-port N] [--client-auth basic|post] | aws-sigv4 [--region R] [--service S] [--profile P] [KEY SECRET [TOKEN]] | none",
         summary: "how requests to the base's API are authorized (`draft`: the draft's request alone)",
         details: """
             Credentials belong to the API the base names: a request to another origin carries none of \
             them. `auth draft …` gives the draft's request its own (`auth draft none`: none at all); the \
             next one-liner or `reset` drops them — imports use it, so each request carries exactly its own. \
-            `basic USER` asks for the password without echo. OAuth2 tokens are fetched on first use, cached \
-            until they expire, and fetched again on a 401. `aws-sigv4` signs every request as AWS \
+            `basic USER` asks for the password without echo. OAuth2 client-credentials tokens are fetched on \
+            first use, cached until they expire, and fetched again on a 401. `oauth2 authorization-code` \
+            prints the URL to open in a browser (and opens it when there is a display), listens on \
+            127.0.0.1 for the browser to come back, and exchanges the code with PKCE; `oauth2 device` \
+            prints a code to enter at the server's page and polls until it is approved. `--issuer URL` \
+            finds the endpoints in the server's RFC 8414 metadata. Their tokens renew themselves with the \
+            refresh token, are never saved, and a run without a terminal (CI, a replay) takes \
+            FATHOM_SECRET_OAUTH2_REFRESH_TOKEN or FATHOM_SECRET_OAUTH2_ACCESS_TOKEN instead of a browser. `aws-sigv4` signs every request as AWS \
             specifies (Signature Version 4); region and service default to what an AWS host names, and keys \
             not written come from AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY/AWS_SESSION_TOKEN or the profile \
             (`--profile`, AWS_PROFILE, `default`) in ~/.aws/credentials — so a saved file signs in CI from \
@@ -66,6 +72,11 @@ struct AuthCommand: SingleCommand {
         case .oauth2ClientCredentials(let url, let id, let secret, let scope)?:
             writer.raw("oauth2 client-credentials")
             writer.words([url, id, secret] + (scope.map { [$0] } ?? []))
+        case .oauth2(let grant)?:
+            writer.raw("oauth2")
+            for word in grant.words {
+                if word.raw { writer.raw(word.text) } else { writer.word(word.text) }
+            }
         case .awsSigV4(let signing)?:
             writer.raw("aws-sigv4")
             for (flag, value) in signing.flags {
@@ -91,6 +102,7 @@ struct AuthCommand: SingleCommand {
             case .basic(_, let password)?: [password]
             case .apiKey(_, _, let value)?: [value]
             case .oauth2ClientCredentials(_, _, let secret, _)?: [secret]
+            case .oauth2(let grant)?: [grant.clientSecret]
             case .awsSigV4(let signing)?: [signing.secretKey, signing.sessionToken]
             default: []
             }
@@ -102,7 +114,7 @@ struct AuthCommand: SingleCommand {
         case .bearer?: "token"
         case .basic?: "password"
         case .apiKey(_, let name, _)?: SecretNames.variableName(name)
-        case .oauth2ClientCredentials?: "client_secret"
+        case .oauth2ClientCredentials?, .oauth2?: "client_secret"
         case .awsSigV4(let signing)?: value == signing.sessionToken ? "aws_session_token" : "aws_secret_access_key"
         default: nil
         }
@@ -159,6 +171,15 @@ struct AuthCommand: SingleCommand {
             _ = try variables.expand(id)
             _ = try scope.map { try variables.expand($0) }
             redactor.addSecret(try variables.expand(secret))
+        case .oauth2(let grant):
+            guard let index else {
+                throw CommandError(
+                    .session, "OAuth2 credentials belong to an API, not to one request",
+                    hint: "`auth oauth2 \(grant.flow.rawValue) …` sets them for the base's API")
+            }
+            // The person authorizes now (or the environment's token is used): a line that gets no
+            // token fails and changes nothing.
+            spec = .oauth2(try await executor.authorize(grant, api: index))
         case .awsSigV4(var signing):
             // Resolved now, against the host its requests go to (the API's, or the draft's own
             // URL), so a line with no keys anywhere fails here and changes nothing. Keys from the
@@ -209,9 +230,12 @@ struct AuthCommand: SingleCommand {
             let value = try a.single("the key's value").text
             return .apiKey(where_, name: name, value: value)
         case "oauth2":
-            let flow = try a.word("client-credentials")
+            let flow = try a.word("client-credentials, authorization-code or device")
+            if let grant = OAuth2Grant.Flow(rawValue: flow.text.lowercased()), !flow.quoted {
+                return .oauth2(try OAuth2Grant.parse(grant, &a))
+            }
             guard flow.text.lowercased() == "client-credentials" else {
-                throw a.badChoice(flow, ["client-credentials"])
+                throw a.badChoice(flow, ["client-credentials", "authorization-code", "device"])
             }
             let url = try a.word("the token URL").text
             let id = try a.word("the client ID").text

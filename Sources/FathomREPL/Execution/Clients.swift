@@ -203,6 +203,17 @@ struct Clients {
             }
             return [tokenURL, try variables.expand(id), try variables.expand(secret)]
                 + (try scope.map { [try variables.expand($0)] } ?? [])
+        case .oauth2(let grant):
+            // The tokens the line got: a new line (new tokens) makes a new authenticator, while
+            // the authenticator's own renewals keep the client it is in.
+            guard let obtained = grant.obtained else {
+                throw CommandError(.session, "the OAuth2 line has not run", hint: "run `auth oauth2 …` again")
+            }
+            return [
+                obtained.tokenURL, try variables.expand(grant.clientID),
+                try grant.clientSecret.map { try variables.expand($0) } ?? "", obtained.authentication.rawValue,
+                obtained.tokens.accessToken, obtained.tokens.refreshToken ?? "",
+            ]
         case .awsSigV4(let signing):
             let (region, service, keys) = try signing.resolved(
                 host: origin.host, environment: variables.environment, expand: { try variables.expand($0) })
@@ -215,9 +226,15 @@ struct Clients {
     /// basic), OAuth2 client credentials with a token client on the same wire.
     private func authenticator(_ auth: AuthSpec, _ credentials: [String]) -> (any Authenticator)? {
         switch auth {
+        case .oauth2(let grant):
+            guard let obtained = grant.obtained else { return nil }
+            let endpoint = OAuth2TokenEndpoint(
+                tokenURL: credentials[0], clientID: credentials[1],
+                clientSecret: credentials[2].isEmpty ? nil : credentials[2], authentication: obtained.authentication,
+                client: tokenClient())
+            return OAuth2Authenticator(endpoint: endpoint, tokens: obtained.tokens)
         case .oauth2ClientCredentials:
-            let tokenClient = NetworkClient(
-                configuration: .init(redactor: fixed.redactor), transport: wire ?? AsyncHTTPClientTransport.shared)
+            let tokenClient = tokenClient()
             return OAuth2ClientCredentials(
                 tokenURL: credentials[0], clientID: credentials[1], clientSecret: credentials[2],
                 scope: credentials.count > 3 ? credentials[3] : nil, client: tokenClient)
@@ -226,10 +243,24 @@ struct Clients {
         }
     }
 
+    /// A client for an authorization server (tokens, metadata, device codes): on the session's
+    /// wire, with no authenticator of its own.
+    private func tokenClient() -> NetworkClient {
+        NetworkClient(
+            configuration: .init(redactor: fixed.redactor), transport: wire ?? AsyncHTTPClientTransport.shared)
+    }
+
+    /// ``tokenClient()`` with the wire built for `settings` (an `auth oauth2` line runs its flow
+    /// through it).
+    mutating func tokenClient(settings: ClientSettings) throws -> NetworkClient {
+        try prepareWire(settings)
+        return tokenClient()
+    }
+
     /// The authenticator for credentials that need no network (not OAuth2), or `nil`.
     static func fixedAuthenticator(_ auth: AuthSpec, _ credentials: [String]) -> (any Authenticator)? {
         switch auth {
-        case .none, .oauth2ClientCredentials: return nil
+        case .none, .oauth2ClientCredentials, .oauth2: return nil
         case .bearer: return ClosureAuthenticator.bearer(credentials[0]).unlessPresent(.authorization)
         case .basic:
             return ClosureAuthenticator.basic(user: credentials[0], password: credentials[1])

@@ -119,7 +119,7 @@ extension AuthSpec {
         case .bearer: "bearer"
         case .basic: "basic"
         case .apiKey: "apikey"
-        case .oauth2ClientCredentials: "oauth2"
+        case .oauth2ClientCredentials, .oauth2: "oauth2"
         case .awsSigV4: "aws-sigv4"
         }
     }

@@ -128,10 +128,12 @@ extension Executor {
             throw CommandError(
                 .session, "no base URL for '\(target)'", hint: "set one with `base http://…` or give a full URL")
         }
-        if let auth = draft.auth, case .oauth2ClientCredentials = auth {
+        switch draft.auth {
+        case .oauth2ClientCredentials?, .oauth2?:
             throw CommandError(
-                .session, "OAuth2 client credentials belong to an API, not to one request",
-                hint: "`auth oauth2 client-credentials …` sets them for the base's API")
+                .session, "OAuth2 credentials belong to an API, not to one request",
+                hint: "`auth oauth2 …` sets them for the base's API")
+        default: break
         }
         // The one place a request's scope is decided; every later step reads it from `Outgoing`.
         let origin = Origin(try RequestURL(parsing: target.contains("://") ? target : base ?? ""))
@@ -169,7 +171,10 @@ extension Executor {
             return .fathom
         }
         var tokenFetchedOnSend = false
-        if case .oauth2ClientCredentials = auth { tokenFetchedOnSend = true }
+        switch auth {
+        case .oauth2ClientCredentials, .oauth2: tokenFetchedOnSend = true
+        default: break
+        }
         return RequestPreview(
             request: request, tokenFetchedOnSend: tokenFetchedOnSend, sources: sources,
             api: outgoing.scope.state?.origin.description, origin: outgoing.scope.origin.description)

@@ -292,6 +292,12 @@ struct Capture: Sendable {
 
 /// What a command did or noticed, as a value; ``OutputRenderer`` words it.
 enum Event: Sendable {
+    /// `auth oauth2 authorization-code`: open this URL; the line waits for the browser.
+    case oauth2Browser(OAuth2BrowserPrompt)
+    /// `auth oauth2 device`: enter this code there; the line polls.
+    case oauth2DeviceCode(OAuth2DevicePrompt)
+    /// An `auth oauth2` line got its tokens.
+    case oauth2Authorized(OAuth2Authorized)
     /// A request has a problem by the description (`validate warn` sends it anyway).
     case requestWarning(String)
     /// `spec`: what is loaded, or `nil` when nothing is.

@@ -574,6 +574,28 @@ struct JSONOutputRenderer: Sendable {
             ])
         }
         switch event {
+        case .oauth2Browser(let prompt):
+            return [
+                member("event", "oauth2_browser"), member("url", prompt.url),
+                member("redirect_uri", prompt.redirectURI),
+                JSON.Member(key: "opened", value: .bool(prompt.opened)),
+                number("wait_seconds", Int(prompt.wait.components.seconds)),
+            ]
+        case .oauth2DeviceCode(let prompt):
+            return [
+                member("event", "oauth2_device_code"), member("user_code", prompt.userCode),
+                member("verification_uri", prompt.verificationURI),
+                JSON.Member(key: "verification_uri_complete", value: prompt.complete.map(JSON.string) ?? .null),
+                number("expires_in", prompt.expiresIn),
+            ]
+        case .oauth2Authorized(let authorized):
+            return [
+                member("event", "oauth2_authorized"), member("api", authorized.api),
+                member("source", authorized.source),
+                JSON.Member(key: "scope", value: authorized.scope.map(JSON.string) ?? .null),
+                JSON.Member(key: "expires_in", value: authorized.expiresIn.map { .number(String(Int($0))) } ?? .null),
+                JSON.Member(key: "renews", value: .bool(authorized.renews)),
+            ]
         case .requestWarning(let problem): return [member("event", "request_warning"), member("problem", problem)]
         case .grpcShown(let summary):
             return [member("event", "grpc"), JSON.Member(key: "grpc", value: summary.map(grpc) ?? .null)]

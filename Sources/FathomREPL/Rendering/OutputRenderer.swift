@@ -417,6 +417,34 @@ struct OutputRenderer: Sendable {
     /// What a command did or noticed, as a sentence.
     private func event(_ event: Event) -> String {
         switch event {
+        case .oauth2Browser(let prompt):
+            let minutes = Int(prompt.wait.components.seconds / 60)
+            return
+                (prompt.opened
+                ? "opened in the browser — if it did not open, open:" : "open in a browser to authorize:")
+                + "\n  " + prompt.url + "\n"
+                + palette.dim(
+                    "waiting up to \(minutes) min for it to come back to \(prompt.redirectURI) — Ctrl-C stops")
+        case .oauth2DeviceCode(let prompt):
+            return "enter the code " + palette.bold(prompt.userCode) + " at " + prompt.verificationURI
+                + (prompt.complete.map { "\n  or open " + $0 } ?? "") + "\n"
+                + palette.dim(
+                    "waiting for it to be approved (the code expires in \(prompt.expiresIn / 60) min) — Ctrl-C stops")
+        case .oauth2Authorized(let authorized):
+            let from =
+                switch authorized.source {
+                case "browser": "in the browser"
+                case "device": "with the device code"
+                default: "from \(DotEnv.secretKey(for: authorized.source))"
+                }
+            var details: [String] = []
+            if let scope = authorized.scope, !scope.isEmpty { details.append("scope \(scope)") }
+            if let seconds = authorized.expiresIn {
+                details.append("expires in \(DurationText.word(.milliseconds(Int64(seconds * 1000))))")
+            }
+            details.append(authorized.renews ? "renewed with its refresh token" : "no refresh token")
+            return "authorized \(from) for \(authorized.api)"
+                + palette.dim(" (" + details.joined(separator: ", ") + ")")
         case .requestWarning(let problem): return palette.dim("warning: \(problem)")
         case .specShown(nil): return palette.dim("no description loaded — `spec FILE|URL`")
         case .specShown(let summary?): return spec(summary)

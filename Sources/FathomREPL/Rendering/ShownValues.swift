@@ -32,6 +32,11 @@ struct ShownValues {
             "apikey \(placement.rawValue) \(name) \(maskedTemplate(value))"
         case .oauth2ClientCredentials(let url, let id, let secret, let scope):
             "oauth2 client-credentials \(url) \(id) \(maskedTemplate(secret))\(scope.map { " \($0)" } ?? "")"
+        case .oauth2(let grant):
+            (["oauth2"]
+                + grant.words.map { word in
+                    word.raw || word.text != grant.clientSecret ? word.text : maskedTemplate(word.text)
+                }).joined(separator: " ")
         case .awsSigV4(let signing):
             (["aws-sigv4"] + signing.flags.flatMap { [$0.flag, $0.value] }
                 + [signing.accessKey, signing.secretKey.map(maskedTemplate), signing.sessionToken.map(maskedTemplate)]

@@ -8,6 +8,8 @@ enum AuthSpec: Equatable, Sendable {
     case basic(user: String, password: String?)
     case apiKey(ApiKeyPlacement, name: String, value: String)
     case oauth2ClientCredentials(tokenURL: String, clientID: String, clientSecret: String, scope: String?)
+    /// OAuth2 with a person: the authorization code in a browser, or a device code.
+    case oauth2(OAuth2Grant)
     /// AWS Signature Version 4: keys as written, else from the environment or a profile.
     case awsSigV4(AWSSigning)
 

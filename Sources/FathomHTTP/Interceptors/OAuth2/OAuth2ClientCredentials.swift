@@ -32,8 +32,7 @@ public final class OAuth2ClientCredentials: Authenticator {
     public let scope: String?
     /// How long before its stated expiry a token is fetched again; 30 seconds by default.
     public let expiryMargin: Duration
-    private let clientSecret: String
-    private let client: NetworkClient
+    private let endpoint: OAuth2TokenEndpoint
     private let cache = CredentialCache<Token> { token in token.expires.map { $0 > .now } ?? true }
 
     /// - Parameters:
@@ -50,11 +49,12 @@ public final class OAuth2ClientCredentials: Authenticator {
     ) {
         self.tokenURL = tokenURL
         self.clientID = clientID
-        self.clientSecret = clientSecret
         self.scope = scope
-        self.client = client
         self.expiryMargin = expiryMargin
-        client.configuration.redactor.addSecret(clientSecret)
+        // `client_secret_post`, as this grant has always sent it (OAuth2TokenEndpoint offers basic).
+        endpoint = OAuth2TokenEndpoint(
+            tokenURL: tokenURL, clientID: clientID, clientSecret: clientSecret, authentication: .post, client: client,
+            expiryMargin: expiryMargin)
     }
 
     /// Adds `Authorization: Bearer` with a token, fetching one when none is cached or it expired.
@@ -77,34 +77,13 @@ public final class OAuth2ClientCredentials: Authenticator {
     /// Gets a new token from the token endpoint.
     ///
     /// - Throws: ``NetworkError/httpStatus(_:message:response:)`` when the endpoint refuses (with
-    ///   its `error_description` or message), ``NetworkError/transport(_:)`` when the answer
+    ///   its `error` and `error_description`, or its message), ``NetworkError/transport(_:)`` when the answer
     ///   has no `access_token`, or the error that stopped the request.
     public func fetch() async throws -> Token {
-        var form = [QueryItem("grant_type", "client_credentials"), QueryItem("client_id", clientID)]
-        form.append(QueryItem("client_secret", clientSecret))
+        var form = [QueryItem("grant_type", "client_credentials")]
         if let scope { form.append(QueryItem("scope", scope)) }
-        let response = try await client.send(
-            NetworkRequest.post(tokenURL).header(.accept, "application/json").body(form: form))
-        guard response.status.isSuccess else {
-            let message = ErrorMessage.extract(from: response).map { "the OAuth2 token request failed: \($0)" }
-            throw NetworkError.httpStatus(
-                response.status, message: message ?? "the OAuth2 token request failed with \(response.status)",
-                response: response)
-        }
-        struct Answer: Decodable {
-            var access_token: String?
-            var expires_in: Double?
-        }
-        guard let answer = try? JSONDecoder().decode(Answer.self, from: response.body),
-            let value = answer.access_token, !value.isEmpty
-        else {
-            throw NetworkError.transport("the OAuth2 token response from \(tokenURL) has no access_token")
-        }
-        client.configuration.redactor.addSecret(value)
-        let expires = answer.expires_in.flatMap { seconds -> ContinuousClock.Instant? in
-            guard seconds.isFinite, seconds > 0, seconds < 1e9 else { return nil }
-            return ContinuousClock.now + .milliseconds(Int64(seconds * 1000)) - expiryMargin
-        }
-        return Token(value: value, expires: expires)
+        let tokens = try await endpoint.tokens(for: form)
+        return Token(value: tokens.accessToken, expires: tokens.renewAt)
+
     }
 }
