@@ -137,6 +137,23 @@ struct OAuth2FlowTests {
             #expect(!(replay.stdout + replay.stderr).contains(secret), "the replay shows a secret")
         }
         #expect(Self.strings(after, "grants").suffix(1) == ["refresh_token"])
+
+        // The refresh token the replay was given is spent (the server rotates them); the newest one
+        // serves a one-shot run, whose `--output json` lines FathomBinary checks against the schema.
+        guard case .string(let newest)? = after["last_refresh_token"] else {
+            Issue.record("no new refresh token")
+            return
+        }
+        #expect(newest != refreshToken)
+        let json = try FathomBinary.run(
+            [
+                api, "--output", "json", "-c", "secret client_secret", "-c",
+                "auth oauth2 authorization-code /authorize /token web {{client_secret}}", "-c", "get /me",
+            ], environment: ["FATHOM_SECRET_OAUTH2_REFRESH_TOKEN": newest, "FATHOM_SECRET_CLIENT_SECRET": clientSecret])
+        #expect(json.status == 0, "\(json.stdout)\(json.stderr)")
+        #expect(json.stdout.contains(#""event":"oauth2_authorized""#), "\(json.stdout)")
+        #expect(json.stdout.contains(#""source":"oauth2_refresh_token""#))
+        #expect(!json.stdout.contains(newest))
     }
 
     @Test func theDeviceFlowAndEveryRefusalAreOneLineEach() throws {

@@ -45,6 +45,8 @@ import Testing
         "auth": [
             "auth bearer {{missing}}", "auth basic ada", "auth aws-sigv4 --service s3",
             "auth aws-sigv4 --region r --service s --profile nobody-has-this-profile",
+            // No terminal to authorize at, and no token in the environment.
+            "auth oauth2 device /device /token cli", "auth oauth2 authorization-code /authorize /token cli",
         ],
         "graphql": [
             "graphql /graphql", "graphql --schema /nonexistent/schema.graphql", "graphql --schema /etc/hostname",

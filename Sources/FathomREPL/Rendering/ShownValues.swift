@@ -33,10 +33,19 @@ struct ShownValues {
         case .oauth2ClientCredentials(let url, let id, let secret, let scope):
             "oauth2 client-credentials \(url) \(id) \(maskedTemplate(secret))\(scope.map { " \($0)" } ?? "")"
         case .oauth2(let grant):
-            (["oauth2"]
-                + grant.words.map { word in
-                    word.raw || word.text != grant.clientSecret ? word.text : maskedTemplate(word.text)
-                }).joined(separator: " ")
+            {
+                var writer = LineWriter("oauth2")
+                for word in grant.words {
+                    if word.raw {
+                        writer.raw(word.text)
+                    } else if word.text == grant.clientSecret {
+                        writer.raw(maskedTemplate(word.text))
+                    } else {
+                        writer.word(word.text)
+                    }
+                }
+                return writer.text
+            }()
         case .awsSigV4(let signing):
             (["aws-sigv4"] + signing.flags.flatMap { [$0.flag, $0.value] }
                 + [signing.accessKey, signing.secretKey.map(maskedTemplate), signing.sessionToken.map(maskedTemplate)]

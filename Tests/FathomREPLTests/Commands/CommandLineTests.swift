@@ -76,6 +76,9 @@ import Testing
             "auth draft none", "auth draft bearer t0k", "auth draft", "auth aws-sigv4",
             "auth aws-sigv4 --region eu-west-1 --service execute-api", "auth aws-sigv4 --profile work",
             "auth draft aws-sigv4 --service s3 AKID {{aws_secret_access_key}} {{aws_session_token}}",
+            "auth oauth2 authorization-code https://auth.test/authorize /token cli",
+            "auth oauth2 authorization-code --issuer https://auth.test web {{client_secret}} --scope 'read write' --redirect-port 8765 --client-auth post",
+            "auth oauth2 device /device /token cli --scope read", "auth oauth2 device --issuer {{issuer}} tv",
         ],
         "cert": [
             "cert", "cert off", "cert client.pem", "cert client.pem --key client.key",

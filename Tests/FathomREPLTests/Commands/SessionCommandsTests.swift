@@ -34,6 +34,29 @@ import Testing
                         tokenURL: "/oauth/token", clientID: "id", clientSecret: "{{secret}}", scope: "users")))
         #expect(try parse("auth") == AuthCommand(auth: nil))
         #expect(parseError("auth digest x")?.message == "unknown auth option 'digest'")
+        var grant = OAuth2Grant(flow: .authorizationCode, clientID: "web")
+        grant.issuer = "https://auth.test"
+        grant.clientSecret = "{{client_secret}}"
+        grant.scope = "read write"
+        grant.redirectPort = 8765
+        grant.clientAuthentication = .post
+        #expect(
+            try parse(
+                "auth oauth2 authorization-code web --issuer https://auth.test {{client_secret}} --scope 'read write' --redirect-port 8765 --client-auth post"
+            ) == AuthCommand(auth: .oauth2(grant)))
+        var device = OAuth2Grant(flow: .device, clientID: "tv")
+        device.endpoints = ("https://auth.test/device", "/token")
+        #expect(
+            try parse("auth oauth2 device https://auth.test/device /token tv") == AuthCommand(auth: .oauth2(device)))
+        #expect(
+            parseError("auth oauth2 device /device /token")?.message
+                == "missing the device URL, the token URL and the client ID")
+        #expect(parseError("auth oauth2 device /d /t cli secret extra")?.message == "unexpected 'extra'")
+        #expect(parseError("auth oauth2 device /d /t cli --redirect-port 1")?.message == "unexpected '--redirect-port'")
+        #expect(
+            parseError("auth oauth2 authorization-code /a /t cli --redirect-port 70000")?.message
+                == "--redirect-port takes a port from 0 to 65535, not '70000'")
+        #expect(parseError("auth oauth2 device /d /t cli --client-auth jwt")?.message == "unknown auth option 'jwt'")
     }
 }
 
