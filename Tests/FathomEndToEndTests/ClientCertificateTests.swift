@@ -103,4 +103,49 @@ import Testing
         let replayed = try FathomBinary.run(["replay", directory + "/mtls.fathom"])
         #expect(replayed.status == 0, "\(replayed.stdout)\(replayed.stderr)")
     }
+
+    /// An encrypted key takes its passphrase from the environment (or the terminal, asked without
+    /// echo): a wrong one fails the `cert` line, none at all is the environment's fault in a replay,
+    /// and the passphrase is in no output and not in the saved file.
+    @Test func anEncryptedKeyTakesItsPassphraseFromTheEnvironment() throws {
+        let directory = NSTemporaryDirectory() + "fathom-mtls-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try Self.makeCertificates(in: directory)
+        let passphrase = "pass-\(UUID().uuidString.prefix(8))"
+        let (status, output) = try Program.run([
+            "openssl", "pkey", "-in", directory + "/client.key", "-aes256", "-passout", "pass:\(passphrase)", "-out",
+            directory + "/client-encrypted.key",
+        ])
+        try #require(status == 0, "\(output)")
+        let server = try Self.server(in: directory)
+        defer { server.process.terminate() }
+        let api = "https://127.0.0.1:\(server.port)"
+        let line = "cert client.pem --key client-encrypted.key --ca ca.pem"
+
+        let answered = try FathomBinary.run(
+            [api], script: "\(line)\nget /\nsave \(directory)/encrypted.fathom\n",
+            environment: ["FATHOM_SECRET_KEY_PASSPHRASE": passphrase], directory: directory)
+        #expect(answered.stdout.contains("HTTP/1.0 200 OK"), "\(answered.stdout)\(answered.stderr)")
+        let wrong = try FathomBinary.run(
+            [api, "-c", line, "-c", "get /"], environment: ["FATHOM_SECRET_KEY_PASSPHRASE": "not-it"],
+            directory: directory)
+        #expect(wrong.status != 0)
+        #expect(
+            wrong.stderr.contains("the passphrase does not decrypt the PEM private key in it"), "\(wrong.stderr)")
+        #expect(!wrong.stdout.contains("200 OK"), "a request went after the cert line failed")
+
+        let saved = try String(contentsOfFile: directory + "/encrypted.fathom", encoding: .utf8)
+        #expect(saved.contains(line), "\(saved)")
+        let without = try FathomBinary.run(["replay", directory + "/encrypted.fathom"])
+        #expect(without.status == 3, "\(without.stdout)\(without.stderr)")
+        #expect((without.stdout + without.stderr).contains("FATHOM_SECRET_KEY_PASSPHRASE"))
+        let replayed = try FathomBinary.run(
+            ["replay", directory + "/encrypted.fathom"], environment: ["FATHOM_SECRET_KEY_PASSPHRASE": passphrase])
+        #expect(replayed.status == 0, "\(replayed.stdout)\(replayed.stderr)")
+        for run in [answered, wrong, without, replayed] {
+            #expect(!(run.stdout + run.stderr).contains(passphrase), "the passphrase was shown")
+        }
+        #expect(!saved.contains(passphrase))
+    }
 }

@@ -259,13 +259,7 @@ public final class AsyncHTTPClientTransport: Transport {
             guard !certificates.isEmpty else {
                 throw NetworkError.file(path: identity.certificateFile, reason: "no PEM certificate in it")
             }
-            let keyFile = identity.keyFile ?? identity.certificateFile
-            let key: NIOSSLPrivateKey
-            do {
-                key = try NIOSSLPrivateKey(file: keyFile, format: .pem)
-            } catch {
-                throw NetworkError.file(path: keyFile, reason: "no unencrypted PEM private key in it")
-            }
+            let key = try identity.privateKey()
             tls.certificateChain = certificates.map { .certificate($0) }
             tls.privateKey = .privateKey(key)
         }

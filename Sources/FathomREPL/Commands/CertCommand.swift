@@ -9,10 +9,12 @@ struct CertCommand: SingleCommand {
         name: "cert", synopsis: "cert [FILE [--key FILE]] [--ca FILE] | cert off",
         summary: "the base's API's client certificate (mutual TLS) and the CA its server is trusted by",
         details: """
-            PEM files: the certificate (and its chain), its private key unencrypted (with `--key`, or \
+            PEM files: the certificate (and its chain), its private key (with `--key`, or \
             after the certificate in the same file), and with `--ca` the certificates the server's is \
             checked against beside the system's. Read when a connection is made; a redirect to another \
-            origin goes without them. Bare, shows them; `off` forgets them.
+            origin goes without them. Bare, shows them; `off` forgets them. An encrypted key's passphrase \
+            comes from the secret key_passphrase (FATHOM_SECRET_KEY_PASSPHRASE, `.env`) or is asked for \
+            without echo; it is never saved.
             """,
         completion: .files, group: .client)
 
@@ -104,16 +106,46 @@ struct CertCommand: SingleCommand {
                     hint: key == nil ? "name it: cert \(certificate) --key FILE" : "give a file with `PRIVATE KEY-----`"
                 )
             }
-            guard !keyFile.text.contains("ENCRYPTED") else {
-                throw CommandError(
-                    .file, "the private key in '\(keyFile.path)' is encrypted",
-                    hint: "decrypt it for Fathom: openssl pkey -in KEY -out plain.key")
+            var passphrase: String?
+            if keyFile.text.contains("ENCRYPTED") {
+                passphrase = try await Self.passphrase(for: keyFile.path, in: executor)
             }
-            identity = ClientIdentity(certificateFile: certificateFile, keyFile: key == nil ? nil : keyFile.path)
+            let settled = ClientIdentity(
+                certificateFile: certificateFile, keyFile: key == nil ? nil : keyFile.path, passphrase: passphrase)
+            // A wrong passphrase fails this line, not the first connection.
+            if passphrase != nil { _ = try settled.privateKey() }
+            identity = settled
         }
         let caFile = try ca.map { try certificates(try read($0, what: "a CA certificate")) }
         if let identity { executor.session.apis[index].clientIdentity = identity }
         if let caFile { executor.session.apis[index].trustRootsFile = caFile }
         return .done
+    }
+
+    /// The secret whose value decrypts an encrypted key: from the session, FATHOM_SECRET_KEY_PASSPHRASE
+    /// or `.env`, else asked at the terminal. It is never saved: a replay takes it from the
+    /// environment.
+    static let passphraseSecret = "key_passphrase"
+
+    /// The passphrase of the encrypted key in `path`, masked from now on.
+    private static func passphrase(for path: String, in executor: isolated Executor) async throws -> String {
+        let name = passphraseSecret
+        let value: String
+        if let known = executor.session.variables.values[name] ?? executor.storedSecretValue(name) {
+            value = known
+        } else {
+            do {
+                value = try await executor.ask(
+                    for: name, prompt: "passphrase for \((path as NSString).lastPathComponent): ")
+            } catch is CommandError where !executor.options.prompter.canAskForSecrets {
+                throw CommandError(
+                    .session, .noValue(secret: name, typed: false, canBeAsked: false),
+                    hint:
+                        "the private key in '\(path)' is encrypted: set \(DotEnv.secretKey(for: name)), or run on a terminal to be asked"
+                )
+            }
+        }
+        executor.redactor.addSecret(value)
+        return value
     }
 }
