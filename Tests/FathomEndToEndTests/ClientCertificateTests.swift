@@ -102,6 +102,31 @@ import Testing
         #expect(saved.contains("cert client.pem --key client.key --ca ca.pem"), "\(saved)")
         let replayed = try FathomBinary.run(["replay", directory + "/mtls.fathom"])
         #expect(replayed.status == 0, "\(replayed.stdout)\(replayed.stderr)")
+
+        // curl's --cert, --key and --cacert: the request's own (`cert draft`), sent, and exported
+        // back to a curl line that bash runs to the same answer.
+        let pasted = try FathomBinary.run(
+            [],
+            script: "curl --cert client.pem --key client.key --cacert ca.pem \(a)/\nexport curl\nget \(b)/\n",
+            directory: directory)
+        #expect(pasted.stdout.contains("HTTP/1.0 200 OK"), "\(pasted.stdout)\(pasted.stderr)")
+        #expect(
+            pasted.stdout.contains("--cert client.pem") && pasted.stdout.contains("--cacert ca.pem"),
+            "\(pasted.stdout)")
+        // The next request is a new draft: it goes without the curl line's CA (and certificate).
+        #expect(pasted.stderr.contains("certificate not trusted"), "\(pasted.stderr)")
+        // The exported command: from its first line to the one that does not continue.
+        var command: [Substring] = []
+        for line in pasted.stdout.split(separator: "\n") where !command.isEmpty || line.hasPrefix("curl https://") {
+            command.append(line)
+            if !line.hasSuffix("\\") { break }
+        }
+        let exported = command.joined(separator: "\n")
+        #expect(exported.contains("--key client.key"), "\(pasted.stdout)")
+        let (status, answer) = try Program.run([
+            "bash", "-c", "cd \(directory) && " + exported + " -s -o /dev/null -w '%{http_code}'",
+        ])
+        #expect(status == 0 && answer.hasSuffix("200"), "\(exported)\n\(answer)")
     }
 
     /// An encrypted key takes its passphrase from the environment (or the terminal, asked without

@@ -1,12 +1,13 @@
 @_spi(Fathom) import FathomHTTP
 import Foundation
 
-/// `cert [FILE [--key FILE]] [--ca FILE] | cert off`: the client certificate the base's API is
-/// shown when its server asks for one (mutual TLS), and a CA its server's certificate is trusted
-/// by. Both belong to the API: a request to another origin goes with neither.
+/// `cert [draft] [FILE [--key FILE]] [--ca FILE] | cert [draft] off`: the client certificate the
+/// base's API is shown when its server asks for one (mutual TLS), and a CA its server's
+/// certificate is trusted by. Both belong to the API: a request to another origin goes with
+/// neither. `cert draft …` gives the draft's request its own (a curl line's `--cert`).
 struct CertCommand: SingleCommand {
     static let spec = CommandSpec(
-        name: "cert", synopsis: "cert [FILE [--key FILE]] [--ca FILE] | cert off",
+        name: "cert", synopsis: "cert [draft] [FILE [--key FILE]] [--ca FILE] | cert [draft] off",
         summary: "the base's API's client certificate (mutual TLS) and the CA its server is trusted by",
         details: """
             PEM files: the certificate (and its chain), its private key (with `--key`, or \
@@ -14,10 +15,13 @@ struct CertCommand: SingleCommand {
             checked against beside the system's. Read when a connection is made; a redirect to another \
             origin goes without them. Bare, shows them; `off` forgets them. An encrypted key's passphrase \
             comes from the secret key_passphrase (FATHOM_SECRET_KEY_PASSPHRASE, `.env`) or is asked for \
-            without echo; it is never saved.
+            without echo; it is never saved. `cert draft …` gives the draft's request alone its own \
+            (a curl line's --cert, --key and --cacert import so); the next one-liner or `reset` drops them.
             """,
         completion: .files, group: .client)
 
+    /// The draft's request alone, not its API.
+    var draft = false
     var certificate: String?
     var key: String?
     var ca: String?
@@ -25,6 +29,11 @@ struct CertCommand: SingleCommand {
 
     static func parse(_ arguments: inout Arguments) throws(CommandError) -> Self {
         var command = CertCommand()
+        var copy = arguments
+        if let first = try copy.optionalWord(), !first.quoted, first.text.lowercased() == "draft" {
+            arguments = copy
+            command.draft = true
+        }
         while let word = try arguments.optionalWord() {
             switch word.quoted ? "" : word.text.lowercased() {
             case "--key": command.key = try arguments.word("the private key's file").text
@@ -48,10 +57,14 @@ struct CertCommand: SingleCommand {
         return command
     }
 
-    var logKind: SessionLog.Kind? { off || certificate != nil || ca != nil ? .setting : nil }
+    var logKind: SessionLog.Kind? {
+        guard off || certificate != nil || ca != nil else { return nil }
+        return draft ? .draft : .setting
+    }
 
     var line: String {
         var writer = LineWriter("cert")
+        if draft { writer.raw("draft") }
         if off { writer.raw("off") }
         if let certificate { writer.word(certificate) }
         if let key {
@@ -68,16 +81,23 @@ struct CertCommand: SingleCommand {
     var filesRead: [String] { [certificate, key, ca].compactMap { $0 } }
 
     func run(in executor: isolated Executor) async throws -> CommandResult {
-        let index = try executor.currentAPIIndex(for: "cert")
+        let index = draft ? nil : try executor.currentAPIIndex(for: "cert")
         if off {
-            executor.session.apis[index].clientIdentity = nil
-            executor.session.apis[index].trustRootsFile = nil
+            if let index {
+                executor.session.apis[index].clientIdentity = nil
+                executor.session.apis[index].trustRootsFile = nil
+            } else {
+                executor.session.draft.clientIdentity = nil
+                executor.session.draft.trustRootsFile = nil
+            }
             return .done
         }
         guard certificate != nil || ca != nil else {
-            let api = executor.session.apis[index]
-            var shown = [api.clientIdentity.map { $0.certificateFile + ($0.keyFile.map { " --key \($0)" } ?? "") }]
-            shown.append(api.trustRootsFile.map { "--ca \($0)" })
+            let (identity, roots) =
+                index.map { (executor.session.apis[$0].clientIdentity, executor.session.apis[$0].trustRootsFile) }
+                ?? (executor.session.draft.clientIdentity, executor.session.draft.trustRootsFile)
+            var shown = [identity.map { $0.certificateFile + ($0.keyFile.map { " --key \($0)" } ?? "") }]
+            shown.append(roots.map { "--ca \($0)" })
             let text = shown.compactMap { $0 }.joined(separator: " ")
             return .shows(.setting(SettingShown(name: "cert", value: text.isEmpty ? .unset : .text(text))))
         }
@@ -117,8 +137,13 @@ struct CertCommand: SingleCommand {
             identity = settled
         }
         let caFile = try ca.map { try certificates(try read($0, what: "a CA certificate")) }
-        if let identity { executor.session.apis[index].clientIdentity = identity }
-        if let caFile { executor.session.apis[index].trustRootsFile = caFile }
+        if let index {
+            if let identity { executor.session.apis[index].clientIdentity = identity }
+            if let caFile { executor.session.apis[index].trustRootsFile = caFile }
+        } else {
+            if let identity { executor.session.draft.clientIdentity = identity }
+            if let caFile { executor.session.draft.trustRootsFile = caFile }
+        }
         return .done
     }
 

@@ -140,8 +140,8 @@ extension Executor {
         let scope = session.scopeRules.scope(for: origin, draftAuth: draft.auth)
         var prepared = try builder.request(for: draft, in: scope).prepared(baseURL: base)
         // The API's TLS identity and trust, as its credentials: for its origin only.
-        prepared.clientIdentity = scope.state?.clientIdentity
-        prepared.trustRootsFile = scope.state?.trustRootsFile
+        prepared.clientIdentity = draft.clientIdentity ?? scope.state?.clientIdentity
+        prepared.trustRootsFile = draft.trustRootsFile ?? scope.state?.trustRootsFile
         // Defaults belong to the API's origin: a redirect elsewhere drops them, as it drops credentials.
         for header in scope.defaultHeaders {
             prepared.credentialHeaders.insert(NetworkHeaders.Name(header.name))

@@ -26,6 +26,15 @@ struct CurlExport {
         } else {
             parts.append(word(request.url.description))
         }
+        if let identity = request.clientIdentity {
+            parts += ["--cert", word(identity.certificateFile)]
+            if let key = identity.keyFile { parts += ["--key", word(key)] }
+            // The passphrase by name only, whatever the session knows it as.
+            if identity.passphrase != nil {
+                parts += ["--pass", "\"${\(DotEnv.secretKey(for: CertCommand.passphraseSecret))}\""]
+            }
+        }
+        if let roots = request.trustRootsFile { parts += ["--cacert", word(roots)] }
         var names = Set<String>()
         if request.headers[.acceptEncoding].map(Self.isCompressed) ?? false { parts.append("--compressed") }
         for field in request.headers {

@@ -40,6 +40,12 @@ struct CurlInvocation: Equatable, Sendable {
     /// `--aws-sigv4 aws:amz[:REGION[:SERVICE]]`: sign with AWS Signature Version 4, `-u` being
     /// the keys; a region or service not given is the host's.
     var awsSigV4: (region: String?, service: String?)?
+    /// `-E/--cert FILE[:PASSWORD]`, `--key FILE`, `--cacert FILE`: the requests' own client
+    /// certificate and CA (PEM).
+    var certificate: String?
+    var certificatePassword: String?
+    var key: String?
+    var cacert: String?
     var insecure = false
     /// `nil` does not follow redirects (curl's default); `-L` follows up to `--max-redirs` (50).
     var redirects: Int?
@@ -93,7 +99,8 @@ struct CurlInvocation: Equatable, Sendable {
     private static let withValue: Set<String> = [
         "-X", "--request", "-H", "--header", "-d", "--data", "--data-raw", "--data-binary", "--data-ascii",
         "--data-urlencode", "--json", "-F", "--form", "--form-string", "--url", "--url-query", "-u", "--user",
-        "--oauth2-bearer", "--aws-sigv4", "--unix-socket", "-b", "--cookie", "-A",
+        "--oauth2-bearer", "--aws-sigv4", "--unix-socket", "-b", "--cookie", "-A", "-E", "--cert", "--key",
+        "--cacert", "--capath", "--cert-type", "--key-type", "--pass",
         "--user-agent", "-e", "--referer", "-T",
         "--upload-file",
         "--max-redirs", "-m", "--max-time", "--connect-timeout", "-x", "--proxy", "--socks5", "--socks5-hostname",
@@ -286,6 +293,37 @@ struct CurlInvocation: Equatable, Sendable {
             case "-G", "--get": get = true
             case "-T", "--upload-file": upload = try value(argument)
             case "-k", "--insecure": curl.insecure = true
+            case "-E", "--cert":
+                // `FILE:PASSWORD`, a colon in the file written `\:` as curl has it.
+                let given = try value(argument)
+                var file = ""
+                var rest = given[...]
+                while let character = rest.popFirst() {
+                    if character == "\\", rest.first == ":" {
+                        file.append(rest.removeFirst())
+                    } else if character == ":" {
+                        curl.certificatePassword = String(rest)
+                        break
+                    } else {
+                        file.append(character)
+                    }
+                }
+                curl.certificate = file
+            case "--key": curl.key = try value(argument)
+            case "--pass": curl.certificatePassword = try value(argument)
+            case "--cacert": curl.cacert = try value(argument)
+            case "--cert-type", "--key-type":
+                let type = try value(argument)
+                guard type.uppercased() == "PEM" else {
+                    throw CommandError(
+                        .parse, "curl option \(argument) \(type) is not taken: Fathom reads PEM files",
+                        hint: "convert it: openssl x509 -inform DER -in FILE -out FILE.pem (a key: openssl pkey)")
+                }
+            case "--capath":
+                _ = try value(argument)
+                throw CommandError(
+                    .parse, "curl option --capath is not taken: Fathom trusts one CA file beside the system's",
+                    hint: "join the folder's certificates: cat DIR/*.pem > ca.pem, then --cacert ca.pem")
             case "-L", "--location": follow = true
             case "--max-redirs":
                 guard let count = Int(try value(argument)), count >= 0 else {

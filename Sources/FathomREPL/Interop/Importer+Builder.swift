@@ -17,6 +17,8 @@ extension Importer {
         /// The headers are what a person wrote (a curl line), not what a client recorded sending
         /// (a HAR): each goes as written, `Host` and `Accept-Encoding` included.
         var headersAsWritten = false
+        /// A client certificate and CA for this request alone (curl's `--cert`, `--cacert`).
+        var certificate: CertCommand?
     }
 
     enum Body {
@@ -104,6 +106,7 @@ extension Importer {
             case .none: lines.append(.command(AuthCommand(scope: .draft, auth: AuthSpec.none)))
             case .auth(let auth): lines.append(.command(AuthCommand(scope: .draft, auth: auth)))
             }
+            if let certificate = request.certificate { lines.append(.command(certificate)) }
             switch request.body {
             case .none, .text(""): break
             case .text(let raw):
@@ -160,6 +163,15 @@ extension Importer {
                             }
                         )))
             }
+            var certificate: CertCommand?
+            if invocation.certificate != nil || invocation.cacert != nil {
+                certificate = CertCommand(
+                    draft: true, certificate: invocation.certificate, key: invocation.key, ca: invocation.cacert)
+                // The key's passphrase is a secret like a password: named, never written.
+                if let password = invocation.certificatePassword {
+                    _ = reference(password, named: CertCommand.passphraseSecret)
+                }
+            }
             var previous: [(name: String, value: String)]?
             for url in invocation.urls {
                 let headers = invocation.headers(for: url)
@@ -174,6 +186,7 @@ extension Importer {
                 request.headers = headers
                 request.headersAsWritten = true
                 request.auth = auth
+                request.certificate = certificate
                 switch invocation.body {
                 case .none: break
                 case .text(let text): request.body = .text(text)

@@ -25,6 +25,10 @@ struct Draft: Equatable, Sendable {
     /// Credentials for this request alone (`auth draft …`), in place of its API's; `.none`
     /// sends it without any. `nil` uses the API's.
     var auth: AuthSpec?
+    /// A client certificate and a CA for this request alone (`cert draft …`, a curl line's
+    /// `--cert`/`--cacert`), in place of its API's.
+    var clientIdentity: ClientIdentity?
+    var trustRootsFile: String?
     /// The body was made from the description (`body example`), not typed: its values are
     /// placeholders, never secrets.
     var bodyIsExample = false

@@ -82,7 +82,8 @@ import Testing
         ],
         "cert": [
             "cert", "cert off", "cert client.pem", "cert client.pem --key client.key",
-            "cert --ca ca.pem", "cert 'my client.pem' --key k.pem --ca ca.pem",
+            "cert --ca ca.pem", "cert 'my client.pem' --key k.pem --ca ca.pem", "cert draft client.pem --key k.pem",
+            "cert draft --ca ca.pem", "cert draft off", "cert draft",
         ],
         "set": ["set a = 1", "set a = ' padded '", "set b = \"quoted\"", "set c = {{a}}/x", "set d=1", "set e = ''"],
         "unset": ["unset a"],

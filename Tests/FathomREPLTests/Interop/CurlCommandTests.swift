@@ -107,6 +107,17 @@ import Testing
         #expect(none?.message == "the curl line has no URL")
     }
 
+    @Test func takesClientCertificatesAsPEM() throws {
+        let line = try curl(#"--cert 'c\:1.pem:s3cret' --key k.pem --cacert ca.pem --cert-type PEM https://api.test"#)
+        #expect(line.certificate == "c:1.pem" && line.certificatePassword == "s3cret")
+        #expect(line.key == "k.pem" && line.cacert == "ca.pem")
+        #expect(try curl("-E c.pem https://api.test").certificatePassword == nil)
+        let der = #expect(throws: CommandError.self) { try curl("--cert-type DER --cert c.der https://api.test") }
+        #expect(der?.message == "curl option --cert-type DER is not taken: Fathom reads PEM files")
+        let path = #expect(throws: CommandError.self) { try curl("--capath /etc/ssl/certs https://api.test") }
+        #expect(path?.hint == "join the folder's certificates: cat DIR/*.pem > ca.pem, then --cacert ca.pem")
+    }
+
     @Test func aPastedBlockIsOneEntry() {
         var assembler = LineAssembler()
         #expect(assembler.add("curl 'http://a.test' \\") == nil)
