@@ -83,7 +83,9 @@ public struct OAuth2AuthorizationCode: Sendable {
             guard let code = answer["code"], !code.isEmpty else {
                 throw NetworkError.transport("the OAuth2 redirect came back without a code")
             }
-            flow.endpoint.client.configuration.redactor.addSecret(code)
+            let redactor = flow.endpoint.client.configuration.redactor
+            redactor.addSecret(code)
+            redactor.addSecret(pkce.verifier)
             return try await flow.endpoint.tokens(
                 for: [
                     QueryItem("grant_type", "authorization_code"), QueryItem("code", code),
