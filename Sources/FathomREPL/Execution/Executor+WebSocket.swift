@@ -105,7 +105,13 @@ extension OpenWebSocket {
         _ written: String, _ expectation: Expectation, variables: Variables, wait: Duration
     ) async throws -> CommandResult {
         try await log.expect(written, expectation, variables: variables, wait: wait) { [self] in
-            closed != nil ? "before the WebSocket closed" : nil
+            guard let closed else { return nil }
+            // Why it closed, in the failure's own line: the notice of a connection Fathom failed can
+            // come after the script's last line has run.
+            guard closed.initiator == .client, closed.failedByFathom else { return "before the WebSocket closed" }
+            let code = closed.code ?? 1002
+            let name = WebSocketClose.name(of: code).map { " \($0)" } ?? ""
+            return "before Fathom closed the WebSocket with \(code)\(name): \(closed.error ?? "")"
         }
     }
 
