@@ -173,4 +173,37 @@ import Testing
         }
         #expect(!saved.contains(passphrase))
     }
+
+    /// A `wss` server that wants a client certificate (Python's `websockets` with CERT_REQUIRED)
+    /// gets the API's, and trusts its CA: the upgrade goes through the same TLS identity as the
+    /// API's HTTP requests; without `cert` the upgrade fails in one line.
+    @Test(.enabled(if: PythonServer.python != nil, "needs FATHOM_PYTHON with websockets"))
+    func aWebSocketShowsTheAPIsCertificate() throws {
+        let directory = NSTemporaryDirectory() + "fathom-mtls-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try Self.makeCertificates(in: directory)
+        let server = try PythonServer(
+            script: FathomBinary.packageRoot + "/Tests/Servers/wss_server.py",
+            arguments: [directory + "/server.pem", directory + "/server.key", directory + "/ca.pem"])
+        let api = "https://127.0.0.1:\(server.port)"
+        let run = try FathomBinary.run(
+            [api],
+            script: """
+                cert client.pem --key client.key --ca ca.pem
+                ws /
+                send hello
+                expect message $ == "fathom-client: hello"
+                close
+                """, directory: directory)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("✓ expect message"), "\(run.stdout)")
+        let without = try FathomBinary.run([api, "-c", "cert --ca \(directory)/ca.pem", "-c", "ws /"])
+        #expect(without.status != 0)
+        // Refused for want of a certificate: Python's server resets the connection after TLS 1.3's
+        // handshake, which is all the client learns (the HTTP transport names the alert when it
+        // arrives first).
+        #expect(without.stderr.hasPrefix("error: "), "\(without.stderr)")
+        #expect(!without.stdout.contains("open ·"), "\(without.stdout)")
+    }
 }

@@ -101,6 +101,9 @@ extension NetworkClient {
                     headers.add(.cookie, cookies)
                 }
                 configuration.headers = headers
+                // The TLS identity and trust the request carries (its API's), as an HTTP request's.
+                if configuration.clientIdentity == nil { configuration.clientIdentity = request.clientIdentity }
+                if configuration.trustRootsFile == nil { configuration.trustRootsFile = request.trustRootsFile }
                 let refused = Mutex<Int?>(nil)
                 do {
                     let connection = try await WebSocketConnection.open(

@@ -128,6 +128,12 @@ public final class WebSocketConnection: Sendable {
         public var logDetail: LogDetail
         /// Masks secrets in what is logged.
         public var redactor: Redactor
+        /// The client certificate shown to a `wss` server that asks for one; `nil` takes the
+        /// upgrade request's (``PreparedRequest/clientIdentity``).
+        public var clientIdentity: ClientIdentity?
+        /// A PEM file of CAs the server's certificate is trusted by, beside the system's; `nil`
+        /// takes the upgrade request's (``PreparedRequest/trustRootsFile``).
+        public var trustRootsFile: String?
 
         /// Creates a configuration.
         public init(

@@ -54,6 +54,17 @@ enum WebSocketOpening {
             if secure {
                 var tls = TLSConfiguration.makeClientConfiguration()
                 if !configuration.verifyCertificates { tls.certificateVerification = .none }
+                if let file = configuration.trustRootsFile { tls.additionalTrustRoots.append(.file(file)) }
+                if let identity = configuration.clientIdentity {
+                    let certificates: [NIOSSLCertificate]
+                    do {
+                        certificates = try NIOSSLCertificate.fromPEMFile(identity.certificateFile)
+                    } catch {
+                        throw NetworkError.file(path: identity.certificateFile, reason: "no PEM certificate in it")
+                    }
+                    tls.certificateChain = certificates.map { .certificate($0) }
+                    tls.privateKey = .privateKey(try identity.privateKey())
+                }
                 context = try NIOSSLContext(configuration: tls)
             }
             // An address is named by no SNI: the certificate is checked against the address.
