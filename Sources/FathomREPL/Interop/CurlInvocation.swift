@@ -79,7 +79,8 @@ struct CurlInvocation: Equatable, Sendable {
             && a.bearer == b.bearer && a.unixSocket == b.unixSocket && a.awsSigV4?.region == b.awsSigV4?.region
             && a.awsSigV4?.service == b.awsSigV4?.service && (a.awsSigV4 == nil) == (b.awsSigV4 == nil)
             && a.insecure == b.insecure && a.redirects == b.redirects && a.timeout == b.timeout
-            && a.proxy == b.proxy
+            && a.proxy == b.proxy && a.certificate == b.certificate && a.certificatePassword == b.certificatePassword
+            && a.key == b.key && a.cacert == b.cacert
     }
 
     private static let outputOnly: Set<String> = [
