@@ -3,7 +3,7 @@ import Foundation
 /// The device authorization grant ([RFC 8628](https://www.rfc-editor.org/rfc/rfc8628)): the person
 /// enters a short code at a URL on any device while the client polls the token endpoint.
 ///
-/// ``poll(_:)`` waits the server's interval between polls, adds five seconds on `slow_down`,
+/// ``poll(_:sleep:)`` waits the server's interval between polls, adds five seconds on `slow_down`,
 /// keeps going on `authorization_pending`, and stops with one clear error on `access_denied` or
 /// `expired_token` — or when its task is cancelled.
 public struct OAuth2DeviceAuthorization: Sendable {
