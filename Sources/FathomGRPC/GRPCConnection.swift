@@ -36,10 +36,10 @@ public final class GRPCConnection: Sendable {
         }
         let resolvable: any ResolvableTarget =
             if target.host.contains(":") {
-                .ipv6(host: target.host, port: target.port)
+                .ipv6(address: target.host, port: target.port)
             } else if target.host.split(separator: ".").count == 4, target.host.allSatisfy({ $0.isNumber || $0 == "." })
             {
-                .ipv4(host: target.host, port: target.port)
+                .ipv4(address: target.host, port: target.port)
             } else {
                 .dns(host: target.host, port: target.port)
             }
