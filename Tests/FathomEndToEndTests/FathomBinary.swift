@@ -23,6 +23,10 @@ enum FathomBinary {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
 
+    /// The state folder (the response archive, the line history) of every run this test process
+    /// makes, unless a test gives its own.
+    static let stateHome = NSTemporaryDirectory() + "fathom-e2e-state-\(getpid())"
+
     struct Run {
         var status: Int32
         var stdout: String
@@ -44,9 +48,10 @@ enum FathomBinary {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
-        // No person's config file reaches a test unless the test gives one.
+        // No person's config file reaches a test unless the test gives one, and no run keeps its
+        // responses in the person's archive: the test process's own state folder has them.
         process.environment = ProcessInfo.processInfo.environment.merging(
-            ["FATHOM_CONFIG": "/nonexistent/fathom/config"].merging(environment) { $1 }
+            ["FATHOM_CONFIG": "/nonexistent/fathom/config", "XDG_STATE_HOME": stateHome].merging(environment) { $1 }
         ) { $1 }
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         let out = Pipe()
