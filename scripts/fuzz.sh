@@ -61,10 +61,12 @@ for name in glob.glob("Tests/Corpora/har/**/*.har", recursive=True):
 for name in glob.glob("Tests/Corpora/postman/**/*.json", recursive=True):
     open(f"{seeds}/import/postman{count:04}", "wb").write(b"\x02" + open(name, "rb").read()[:4000])
     count += 1
-# The other files Fathom reads (the first byte picks the reader: 0 .env, 1 config, 2 CSV, 3 recording).
+# The other files Fathom reads (the first byte picks the reader: 0 .env, 1 config, 2 CSV, 3 recording,
+# 4 the response archive's index and records).
 open(f"{seeds}/files/env", "wb").write(b"\x00" + b'A=1\nexport B="two\nlines"\nC=\'x # y\'\nD="esc \\" q" # c\nE="open\n')
 open(f"{seeds}/files/config", "wb").write(b"\x01" + b"timeout 10s\nvalidate strict  # c\ncolor never\nnonsense 1\npager\n")
 open(f"{seeds}/files/csv", "wb").write(b"\x02" + b'\xef\xbb\xbfid,name\n1,"Ada ""L"""\n2,"multi\nline"\n')
+open(f"{seeds}/files/archive", "wb").write(b"\x04" + b'{"id":1,"at":1764300000.5,"session":"ab12cd","number":1,"listed":"GET http://h/a \xe2\x86\x92 200 OK","method":"GET","url":"http://h/a","request_headers":[["Accept","*/*"]],"status":200,"reason":"OK","protocol":"HTTP/1.1","headers":[["Content-Type","application/json"]],"size":9,"kept":true,"time_ms":5.2,"first_byte_ms":3,"body":"{\\"id\\": 1}"}\n{"id":2,"at":1764300001,"session":"ab12cd","number":2,"listed":"WS ws://h/ws","document":{"messages":[]}}\n{"id":3,"at":1,"session":"x","number":1,"listed":"l","offset":0,"length":10}\n')
 for name in glob.glob("Sessions/*.recording.json"):
     open(f"{seeds}/files/{os.path.basename(name)}", "wb").write(b"\x03" + open(name, "rb").read()[:4000])
 # GraphQL (the first byte picks: 0 SDL, 1 an introspection result, 2 an operation and a response).

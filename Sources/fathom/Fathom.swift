@@ -183,7 +183,10 @@ struct Prompt: AsyncParsableCommand {
             path: interactive ? HistoryStore.defaultPath() : nil,
             limit: Int(config[.history]) ?? HistoryStore.defaultLimit)
         let console = StandardConsole(interactive: interactive)
-        let executor = Executor(options: Executor.Options(history: history, prompter: console))
+        var options = Executor.Options(history: history, prompter: console)
+        // A person's prompt, one-liner or script keeps its exchanges for later sessions.
+        options.archive = config.responseArchive()
+        let executor = Executor(options: options)
 
         let (startup, server) = try await REPL.StartupStep.fromCommandLine(
             config: config, demo: demo, url: url, env: env, spec: spec)
@@ -357,8 +360,8 @@ struct ConfigCommand: ParsableCommand {
         discussion: """
             The config file ($XDG_CONFIG_HOME/fathom/config, ~/.config/fathom/config, or $FATHOM_CONFIG) is \
             written in the session-file language: a setting per line as the prompt takes it (timeout 10s, \
-            validate strict, pager off, redirects 3), # comments, and color, output and history, which \
-            exist only at start. The environment (FATHOM_TIMEOUT, FATHOM_COLOR…, NO_COLOR) wins over the \
+            validate strict, pager off, redirects 3), # comments, and color, output, history and the \
+            response archive's (archive on|off, archive-size 100MB, archive-age 30d), which exist only at start. The environment (FATHOM_TIMEOUT, FATHOM_COLOR…, NO_COLOR) wins over the \
             file, and a flag over both. fathom replay reads none of it.
             """)
 

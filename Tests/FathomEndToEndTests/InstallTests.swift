@@ -88,13 +88,14 @@ import Testing
         let shown = try FathomBinary.run(["config", "--output", "text"], environment: environment)
         #expect(shown.status == 0)
         #expect(shown.stdout.contains("config file: \(file)\n"))
-        #expect(shown.stdout.contains("timeout    7s      \(file):2"), "\(shown.stdout)")
-        #expect(shown.stdout.contains("redirects  2       environment FATHOM_REDIRECTS"))
-        #expect(shown.stdout.contains("output     text    flag --output"))
-        #expect(shown.stdout.contains("history    1000    built-in"))
+        #expect(shown.stdout.contains("timeout       7s      \(file):2"), "\(shown.stdout)")
+        #expect(shown.stdout.contains("redirects     2       environment FATHOM_REDIRECTS"))
+        #expect(shown.stdout.contains("output        text    flag --output"))
+        #expect(shown.stdout.contains("history       1000    built-in"))
+        #expect(shown.stdout.contains("archive-size  100MB   built-in"))
         #expect(
             shown.stderr
-                == "fathom: \(file):4: 'colour' is not a setting the config holds (color, output, history, pager, timeout, redirects, validate)\n"
+                == "fathom: \(file):4: 'colour' is not a setting the config holds (color, output, history, pager, timeout, redirects, validate, archive, archive-size, archive-age)\n"
         )
 
         // The prompt starts, in the config's output format, with its settings applied.

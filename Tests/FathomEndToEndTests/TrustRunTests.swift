@@ -66,20 +66,24 @@ import Testing
             validate strict        # the mode every API starts with (validate --default strict)
             pager off
             redirects 3
-            color never            # color, output and history exist only at start
+            color never            # color, output, history and archive exist only at start
             output text
             history 5000
+            archive-size 200MB     # the response archive: archive off keeps none
+            archive-age 7d
             """
         ])
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let run = try FathomBinary.run(["config"], environment: ["FATHOM_CONFIG": "\(folder)/config"])
         #expect(run.status == 0 && run.stderr.isEmpty, "\(run.stdout)\(run.stderr)")
-        #expect(run.stdout.contains("color      never"), "\(run.stdout)")
-        #expect(run.stdout.contains("validate   strict"), "\(run.stdout)")
+        #expect(run.stdout.contains("color         never"), "\(run.stdout)")
+        #expect(run.stdout.contains("validate      strict"), "\(run.stdout)")
+        #expect(run.stdout.contains("archive-age   7d"), "\(run.stdout)")
         // Options before the subcommand's name: the subcommand, not a URL called `config`.
         let flagged = try FathomBinary.run(
             ["--color", "never", "config"], environment: ["FATHOM_CONFIG": "\(folder)/config"])
-        #expect(flagged.status == 0 && flagged.stdout.contains("color      never   flag --color"), "\(flagged.stdout)")
+        #expect(
+            flagged.status == 0 && flagged.stdout.contains("color         never   flag --color"), "\(flagged.stdout)")
         // Many unknown keys are a few lines and a count, not megabytes.
         let noisy = try directory(["config": String(repeating: "nonsense 1\n", count: 5000)])
         defer { try? FileManager.default.removeItem(atPath: noisy) }

@@ -22,7 +22,7 @@ import Testing
     func check(_ line: String, _ response: NetworkResponse<Data>) throws -> Bool {
         guard let expectation = (try CommandParser.parse(line) as? ExpectCommand)?.expectation else { return false }
         return try ExpectationEvaluator.evaluate(expectation, operand: expectation.operand, response: response) {
-            try JSONPath($0).values(in: ExpectationEvaluator.json(response, number: 1))
+            try JSONPath($0).values(in: ExpectationEvaluator.json(response, label: "#1"))
         }.passed
     }
 

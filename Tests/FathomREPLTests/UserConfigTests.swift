@@ -35,7 +35,7 @@ import Testing
         let config = UserConfig(path: path, environment: ["FATHOM_OUTPUT": "yaml"])
         #expect(
             config.problems == [
-                "\(path):1: 'colour' is not a setting the config holds (color, output, history, pager, timeout, redirects, validate)",
+                "\(path):1: 'colour' is not a setting the config holds (color, output, history, pager, timeout, redirects, validate, archive, archive-size, archive-age)",
                 "\(path):2: history is a number of lines, not 'lots'",
                 "\(path):3: redirects needs a value (as in `redirects 5`)",
                 "\(path):4: pager sometimes: unknown pager option 'sometimes'",

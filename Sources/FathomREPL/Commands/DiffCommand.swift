@@ -2,16 +2,17 @@ import FathomHTTP
 import FathomJSON
 import Foundation
 
-/// `diff [#A] [#B] [--body|--headers|--all] [--ignore EXPR]…`: two responses compared — status
-/// and headers as a list, JSON bodies structurally, text bodies as a unified diff.
+/// `diff [#A|@ID] [#B|@ID] [--body|--headers|--all] [--ignore EXPR]…`: two responses compared —
+/// status and headers as a list, JSON bodies structurally, text bodies as a unified diff.
 struct DiffCommand: SingleCommand {
     static let spec = CommandSpec(
-        name: "diff", synopsis: "diff [#A] [#B] [--body|--headers|--all] [--ignore EXPR]…",
+        name: "diff", synopsis: "diff [#A|@ID] [#B|@ID] [--body|--headers|--all] [--ignore EXPR]…",
         summary: "compare two responses, the last two by default",
         details: """
             Status and headers as a short list; JSON bodies structurally (volatile fields left out), \
             text bodies as a unified diff. A batch or a WebSocket conversation named by number is \
-            compared as the document `inspect #N $` reads.
+            compared as the document `inspect #N $` reads. `@ID` names a response the archive kept, from this \
+            session or an earlier one: `diff @12 #3` compares yesterday's answer with today's.
             """,
         completion: .words(["--body", "--headers", "--all", "--ignore"]), group: .responses)
 
@@ -23,16 +24,16 @@ struct DiffCommand: SingleCommand {
     }
 
     /// The older response; `nil` for the one before ``new``.
-    var old: Int?
+    var old: ResponseReference?
     /// The newer response; `nil` for the last.
-    var new: Int?
+    var new: ResponseReference?
     var scope: Scope = .all
     /// JSONPaths left out of the body comparison.
     var ignore: [String] = []
 
     static func parse(_ arguments: inout Arguments) throws(CommandError) -> Self {
         var request = DiffCommand()
-        var numbers: [Int] = []
+        var numbers: [ResponseReference] = []
         var words = try arguments.words()[...]
         while let word = words.popFirst() {
             switch word.quoted ? "" : word.text {
@@ -47,7 +48,7 @@ struct DiffCommand: SingleCommand {
                 try CommandParser.checkPath(path)
                 request.ignore.append(path.text)
             default:
-                guard let number = try CommandParser.responseNumber(word), numbers.count < 2 else {
+                guard let number = try CommandParser.responseReference(word), numbers.count < 2 else {
                     throw CommandError(.parse, .unexpected(word: word.text), column: word.column, hint: arguments.usage)
                 }
                 numbers.append(number)
@@ -65,8 +66,8 @@ struct DiffCommand: SingleCommand {
 
     var line: String {
         var writer = LineWriter("diff")
-        if let old { writer.raw("#\(old)") }
-        if let new { writer.raw("#\(new)") }
+        if let old { writer.raw(old.description) }
+        if let new { writer.raw(new.description) }
         if scope != .all { writer.raw("--\(scope.rawValue)") }
         for path in ignore {
             writer.raw("--ignore")
@@ -76,25 +77,20 @@ struct DiffCommand: SingleCommand {
     }
 
     func run(in executor: isolated Executor) async throws -> CommandResult {
-        let responses = executor.record.responses
-        // Any other exchange named (a batch, a WebSocket conversation) is compared as its document.
-        if let old, [old, new].contains(where: { responses.exchange($0) != nil }) {
-            return try documents(old: old, new: new, in: executor)
-        }
-        let entries = responses.entries
-        let older: ResponseHistory.Entry
-        let newer: ResponseHistory.Entry
+        let entries = executor.record.responses.entries
+        let first: ReadEntry
+        let second: ReadEntry
         switch (old, new) {
         case (let a?, let b?):
             guard a != b else {
-                throw CommandError(.session, "#\(a) and #\(b) are the same response", hint: "name two: diff #1 #2")
+                throw CommandError(.session, "\(a) and \(b) are the same response", hint: "name two: diff #1 #2")
             }
-            (older, newer) = (try responses.entry(a), try responses.entry(b))
+            (first, second) = (try executor.read(a), try executor.read(b))
         case (let a?, nil):
-            older = try responses.entry(a)
-            newer = try responses.entry(nil)
-            guard older.number != newer.number else {
-                throw CommandError(.session, "#\(a) is the last response", hint: "name the other one: diff #\(a) #N")
+            first = try executor.read(a)
+            second = try executor.read(nil)
+            guard first.reference != second.reference else {
+                throw CommandError(.session, "\(a) is the last response", hint: "name the other one: diff \(a) #N")
             }
         default:
             guard entries.count >= 2 else {
@@ -102,7 +98,11 @@ struct DiffCommand: SingleCommand {
                     .session, "diff needs two responses, the session has \(entries.count)",
                     hint: "send another request first")
             }
-            (older, newer) = (entries[entries.count - 2], entries[entries.count - 1])
+            (first, second) = (.response(entries[entries.count - 2]), .response(entries[entries.count - 1]))
+        }
+        // Any other exchange named (a batch, a WebSocket conversation) is compared as its document.
+        guard case .response(let older) = first, case .response(let newer) = second else {
+            return try documents(first, second, in: executor)
         }
         let ignored = ignore + executor.session.volatile
         let paths = try ignored.map { try JSONPath($0) }
@@ -155,32 +155,29 @@ struct DiffCommand: SingleCommand {
     private static func side(_ entry: ResponseHistory.Entry, _ executor: isolated Executor) -> ResponseDiff.Side {
         let response = entry.response
         return ResponseDiff.Side(
-            number: entry.number, title: "\(response.request.method) \(executor.shownPath(response.url))")
+            number: entry.number, title: "\(response.request.method) \(executor.shownPath(response.url))",
+            archived: entry.archived)
     }
 
     /// Two entries of which one is not an HTTP response (a batch, a WebSocket conversation):
     /// their documents, as `inspect #N $` reads them, compared structurally. Status and headers
     /// are a response's; asking for them here is an error.
-    private func documents(old: Int, new: Int?, in executor: isolated Executor) throws -> CommandResult {
+    private func documents(_ old: ReadEntry, _ new: ReadEntry, in executor: isolated Executor) throws -> CommandResult {
         guard scope != .headers else {
             throw CommandError(
-                .session, "only responses have headers to compare", hint: "`diff #\(old) #N` compares the two whole")
+                .session, "only responses have headers to compare",
+                hint: "`diff \(old.reference) \(new.reference)` compares the two whole")
         }
-        let responses = executor.record.responses
-        func side(_ number: Int?) throws -> (ResponseDiff.Side, JSON) {
-            if let entry = responses.exchange(number) {
-                let title = executor.redactor.redact(entry.exchange.listed)
-                return (ResponseDiff.Side(number: entry.number, title: title), entry.exchange.document())
+        func side(_ read: ReadEntry) throws -> (ResponseDiff.Side, JSON) {
+            switch read {
+            case .document(let number, let archived, let title, let document):
+                return (ResponseDiff.Side(number: number, title: title, archived: archived), document)
+            case .response(let entry):
+                return (Self.side(entry, executor), try executor.json(of: entry))
             }
-            let entry = try responses.entry(number)
-            return (Self.side(entry, executor), try executor.json(of: entry))
         }
         let (a, oldDocument) = try side(old)
         let (b, newDocument) = try side(new)
-        guard a.number != b.number else {
-            throw CommandError(
-                .session, "#\(a.number) is the last entry", hint: "name the other one: diff #\(a.number) #N")
-        }
         let ignored = ignore + executor.session.volatile
         let paths = try ignored.map { try JSONPath($0) }
         var diff = ResponseDiff(old: a, new: b, scope: scope, headers: [], ignored: ignored)

@@ -162,7 +162,9 @@ struct ExpectCommand: SingleCommand {
         return ExpectationResult(passed: false, expected: expected, actual: actual)
     }
 
-    private static func expect(_ a: inout Arguments) throws(CommandError) -> Expectation {
+    /// `EXPR OP VALUE` and the other forms `expect` takes, as `expect` reads them (`responses search`
+    /// reads its `$.path == value` with it too).
+    static func expect(_ a: inout Arguments) throws(CommandError) -> Expectation {
         let first = try a.word("what to check")
         let subject: Expectation.Subject
         if first.text.lowercased() == "schema", !first.quoted {

@@ -2,23 +2,24 @@
 import FathomJSON
 import Foundation
 
-/// `show [request|response|#N|session|headers on|off]`: the request as it would be sent, a
-/// response again, or the whole session.
+/// `show [request|response|#N|@ID|session|headers on|off]`: the request as it would be sent, a
+/// response again (this session's, or one the archive kept), or the whole session.
 struct ShowCommand: SingleCommand {
     static let spec = CommandSpec(
-        name: "show", synopsis: "show [request|response|#N|session|headers on|off] [> FILE]",
+        name: "show", synopsis: "show [request|response|#N|@ID|session|headers on|off] [> FILE]",
         summary: "preview the request (secrets masked) or show a response again",
         details: """
             `show request` labels each header with where it comes from (the draft, the API's defaults or \
             auth, the cookie jar) and names the API whose state the request gets. `show session` lists the \
             APIs and what each applies. `show #N > FILE` writes a response's body whole (JSON pretty-printed, secrets masked) to \
-            FILE, however long: the prompt cuts bodies that print longer than 4 MiB.
+            FILE, however long: the prompt cuts bodies that print longer than 4 MiB. `show @ID` shows a response \
+            the archive kept, from this session or an earlier one (`responses --all` lists them), masked as it was.
             """,
         completion: .words(["request", "response", "session", "headers"]), group: .draft)
 
     enum Target: Equatable, Sendable {
         case request
-        case response(Int?)
+        case response(ResponseReference?)
         case session
         case headers(Bool)
     }
@@ -59,7 +60,7 @@ struct ShowCommand: SingleCommand {
         switch target {
         case .request: writer.raw("request")
         case .response(nil): writer.raw("response")
-        case .response(let number?): writer.raw("#\(number)")
+        case .response(let reference?): writer.raw(reference.description)
         case .session: writer.raw("session")
         case .headers(let on): writer.raw("headers \(on ? "on" : "off")")
         }
@@ -74,20 +75,36 @@ struct ShowCommand: SingleCommand {
         switch target {
         case .request:
             return .shows(.request(try await executor.preview(executor.session.draft)))
-        case .response(let number):
-            if file == nil, let batch = executor.record.responses.exchange(number, as: BatchSummary.self) {
+        case .response(let reference):
+            if file == nil, reference?.number != nil || reference == nil,
+                let batch = executor.record.responses.exchange(reference?.number, as: BatchSummary.self)
+            {
                 return .shows(.batch(batch.exchange))
             }
-            if file == nil, let entry = executor.record.responses.exchange(number) {
+            let entry: ResponseHistory.Entry
+            switch try executor.read(reference) {
+            case .response(let read): entry = read
+            case .document(let number, let archived, _, let document) where file == nil:
                 // Any other exchange whole, as `inspect #N $` reads it.
-                let (number, nodes) = try executor.query("$", number: entry.number)
-                return .shows(.inspection(Inspection(number: number, expression: "$", nodes: nodes, showPaths: false)))
+                let nodes = try JSONPath("$").query(document)
+                return .shows(
+                    .inspection(
+                        Inspection(number: number, archived: archived, expression: "$", nodes: nodes, showPaths: false))
+                )
+            case .document(_, let archived?, let title, _):
+                throw CommandError(
+                    .session, "@\(archived) is \(title), not a response",
+                    hint: "`show @\(archived)` shows it; only a response's body is written to a file")
+            case .document:
+                // `show #N > FILE` of a batch or a conversation: what reading it as a response says.
+                entry = try executor.record.responses.entry(reference?.number)
             }
-            let entry = try executor.record.responses.entry(number)
-            guard let file else { return .shows(.response(executor.responseOutput(entry))) }
+            guard let file else {
+                return .shows(.response(executor.responseOutput(entry, checked: entry.archived == nil)))
+            }
             let path = executor.resolvePath(try executor.session.variables.expand(file))
             let size = try Self.writeBody(of: entry.response, to: path, redactor: executor.redactor)
-            return .shows(.event(.wroteBody(response: entry.number, path: path, bytes: size)))
+            return .shows(.event(.wroteBody(response: entry.number, archived: entry.archived, path: path, bytes: size)))
         case .session:
             return .shows(.session(Self.session(executor)))
         case .headers(let on):
@@ -180,11 +197,13 @@ struct ShowCommand: SingleCommand {
             }
             return .headers(on)
         default:
-            if word.text.hasPrefix("#"), let number = Int(word.text.dropFirst()), number > 0 {
+            if word.text.hasPrefix("#") || word.text.hasPrefix("@"),
+                let reference = try CommandParser.responseReference(word)
+            {
                 try a.end()
-                return .response(number)
+                return .response(reference)
             }
-            throw a.badChoice(word, ["request", "response", "session", "headers", "#N"])
+            throw a.badChoice(word, ["request", "response", "session", "headers", "#N", "@ID"])
         }
     }
 }

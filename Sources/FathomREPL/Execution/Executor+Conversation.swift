@@ -40,6 +40,7 @@ extension Executor {
         guard let conversation = record.conversation, conversation.ended == nil else { return }
         await conversation.end()
         feeds.snapshot.setConversation(nil)
+        archiveNewExchanges()
     }
 
     /// The open conversation, or the error a line that talks on one gives when none is.

@@ -79,7 +79,8 @@ extension Executor {
     /// against the description when one is loaded and the output shows the check (`diff` does not).
     func responseOutput(_ entry: ResponseHistory.Entry, checked: Bool = true, sent: Scope? = nil) -> ResponseOutput {
         ResponseOutput(
-            number: entry.number, response: entry.response, shownPath: shownPath(entry.response.url),
+            number: entry.number, archived: entry.archived, response: entry.response,
+            shownPath: shownPath(entry.response.url),
             decoder: session.settings.decoder, showHeaders: session.settings.showHeaders,
             schema: checked ? schemaCheck(for: entry, sent: sent) : nil, parsedStream: entry.stream,
             graphQLErrors: graphQLErrors(of: entry), grpc: entry.grpc)
@@ -271,12 +272,21 @@ extension Executor {
     /// What `expression` selects in response #`number` (the last when `nil`), or in a batch's
     /// summary (``BatchSummary/json``); with the number it read.
     func query(_ expression: String, number: Int?) throws -> (number: Int, nodes: [JSONPath.Node]) {
-        if let entry = record.responses.exchange(number) {
-            let document = entry.exchange.document()
-            return (entry.number, try JSONPath(try session.variables.expand(expression)).query(document))
+        let (read, nodes) = try query(expression, reference: number.map { .number($0) })
+        return (read.number, nodes)
+    }
+
+    /// What `expression` selects in the entry `reference` names (`#3`, `@12`; the last when
+    /// `nil`): a response's body, or another exchange's document.
+    func query(
+        _ expression: String, reference: ResponseReference?
+    ) throws -> (read: (number: Int, archived: Int?), nodes: [JSONPath.Node]) {
+        switch try read(reference) {
+        case .document(let number, let archived, _, let document):
+            return ((number, archived), try JSONPath(try session.variables.expand(expression)).query(document))
+        case .response(let entry):
+            return ((entry.number, entry.archived), try query(expression, in: entry))
         }
-        let entry = try record.responses.entry(number)
-        return (entry.number, try query(expression, in: entry))
     }
 
     func query(_ expression: String, in entry: ResponseHistory.Entry) throws -> [JSONPath.Node] {
@@ -285,10 +295,11 @@ extension Executor {
 
     /// A response's body as JSON, parsed once however many lines read it (numbers never repeat).
     func json(of entry: ResponseHistory.Entry) throws -> JSON {
-        if let parsed = record.parsedBody, parsed.number == entry.number { return parsed.json }
+        if entry.archived == nil, let parsed = record.parsedBody, parsed.number == entry.number { return parsed.json }
         // A stream is read as the array of its events.
-        let json = try entry.stream?.json ?? ExpectationEvaluator.json(entry.response, number: entry.number)
-        record.parsedBody = (entry.number, json)
+        let json =
+            try entry.stream?.json ?? ExpectationEvaluator.json(entry.response, label: entry.reference.description)
+        if entry.archived == nil { record.parsedBody = (entry.number, json) }
         return json
     }
 

@@ -44,6 +44,9 @@ public actor Executor {
         /// refused before they are prepared, whatever line asks (`fathom mcp` without
         /// `--allow-writes`): set from outside the session, so no line can lift it.
         public var readOnly = false
+        /// Where the session's exchanges are kept for later sessions (``ResponseArchive``);
+        /// `nil` keeps none (a replay, `fathom mcp`, `archive off`).
+        public var archive: ResponseArchive?
 
         public init(
             environmentPaths: [String]? = nil,
@@ -223,6 +226,7 @@ public actor Executor {
             }
             record.log(command.logged(in: self), kind: kind, summary: summary, recorded: recorded)
         }
+        if outermost { archiveNewExchanges() }
         return result
     }
 

@@ -232,14 +232,15 @@ enum ExpectationEvaluator {
         return value(actual, op, operand, expression: written)
     }
 
-    /// The body of response #`number` as JSON, or an error saying what it is instead.
-    static func json(_ response: NetworkResponse<Data>, number: Int) throws -> JSON {
+    /// The body of the response `label` names (`#3`, `@12`) as JSON, or an error saying what it
+    /// is instead.
+    static func json(_ response: NetworkResponse<Data>, label: String) throws -> JSON {
         do {
             return try JSON(parsing: response.body)
         } catch {
             let kind = response.body.isEmpty ? "empty" : response.contentType ?? "not JSON"
             throw CommandError(
-                .expectation, "response #\(number) is not JSON (\(kind))",
+                .expectation, "response \(label) is not JSON (\(kind))",
                 hint: "check it with `expect body ~ REGEX` instead")
         }
     }

@@ -128,6 +128,8 @@ struct SessionOverview: Sendable {
 /// A response and how it is to be shown.
 struct ResponseOutput: Sendable {
     var number: Int
+    /// The archive's ID when the response was read from there (`show @12`).
+    var archived: Int? = nil
     var response: NetworkResponse<Data>
     /// Its URL as lists show it: the path on the base URL's origin, else the whole URL.
     var shownPath: String
@@ -146,6 +148,9 @@ struct ResponseOutput: Sendable {
     var graphQLErrors: [GraphQLResponseError]? = nil
     /// A gRPC call's status, trailers and details; `nil` for any other response.
     var grpc: GRPCCallRecord? = nil
+
+    /// `#3`, or `@12`.
+    var label: String { archived.map { "@\($0)" } ?? "#\(number)" }
 }
 
 /// The draft as a request, credentials added, before it is sent.
@@ -208,6 +213,9 @@ struct Listing: Sendable {
         /// `ls` and `describe` over gRPC descriptors: a method (its kind, its types), a field
         /// (its type), an enum value; comments as detail.
         case services
+        /// `responses --all` and `responses search`: the response archive's exchanges (`@12`), when
+        /// each was kept and, marked, this session's number for it.
+        case archive
     }
 
     struct Item: Sendable {
@@ -235,9 +243,14 @@ struct Listing: Sendable {
 /// `inspect`: the nodes an expression selected in response #`number`.
 struct Inspection: Sendable {
     var number: Int
+    /// The archive's ID when the entry was read from there (`inspect @12 …`).
+    var archived: Int? = nil
     var expression: String
     var nodes: [JSONPath.Node]
     var showPaths: Bool
+
+    /// `#3`, or `@12`.
+    var label: String { archived.map { "@\($0)" } ?? "#\(number)" }
 }
 
 /// `diff`: two entries of the history (responses, or any exchange), the parts the scope asked
@@ -247,6 +260,11 @@ struct ResponseDiff: Sendable {
     struct Side: Sendable {
         var number: Int
         var title: String
+        /// The archive's ID when the entry was read from there (`diff @12 #3`).
+        var archived: Int? = nil
+
+        /// `#3`, or `@12`.
+        var label: String { archived.map { "@\($0)" } ?? "#\(number)" }
     }
 
     struct HeaderChange: Sendable {
@@ -315,7 +333,8 @@ enum Event: Sendable {
     /// The structure check of a description just loaded found these (a notice after the line).
     case structureProblems(title: String, count: Int, first: DescriptionProblem)
     /// `show #N > FILE`.
-    case wroteBody(response: Int, path: String, bytes: Int)
+    /// `archived`: the archive's ID, when the response was read from there (`show @12 > FILE`).
+    case wroteBody(response: Int, archived: Int?, path: String, bytes: Int)
     /// `export har FILE`.
     case wroteHAR(path: String, entries: Int)
     /// `record on`.

@@ -1,4 +1,4 @@
-/// Durations as people type them: `10s`, `500ms`, `1.5s`, `2m`; a bare number is seconds.
+/// Durations as people type them: `10s`, `500ms`, `1.5s`, `2m`, `30d`; a bare number is seconds.
 enum DurationText {
     /// The longest duration the language takes: a year, far past any request, far inside what a
     /// `Duration` (and the clocks under it) can hold.
@@ -29,6 +29,16 @@ enum DurationText {
         return milliseconds % 1000 == 0 ? "\(milliseconds / 1000)s" : "\(milliseconds)ms"
     }
 
+    /// A long bound as people say it: `30 days`, `12 hours`, `90 minutes`, `45 s`.
+    static func long(_ duration: Duration) -> String {
+        let seconds = duration.components.seconds
+        func plural(_ count: Int64, _ unit: String) -> String { "\(count) \(unit)\(count == 1 ? "" : "s")" }
+        if seconds >= 86_400, seconds % 86_400 == 0 { return plural(seconds / 86_400, "day") }
+        if seconds >= 3600, seconds % 3600 == 0 { return plural(seconds / 3600, "hour") }
+        if seconds >= 60, seconds % 60 == 0 { return plural(seconds / 60, "minute") }
+        return "\(seconds) s"
+    }
+
     private enum Reading {
         case valid(Duration)
         case invalid
@@ -37,7 +47,9 @@ enum DurationText {
 
     private static func read(_ text: String) -> Reading {
         let lowered = text.lowercased()
-        let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("min", 60), ("h", 3600), ("", 1)]
+        let units: [(String, Double)] = [
+            ("ms", 0.001), ("s", 1), ("m", 60), ("min", 60), ("h", 3600), ("d", 86400), ("", 1),
+        ]
         for (suffix, scale) in units.sorted(by: { $0.0.count > $1.0.count }) where lowered.hasSuffix(suffix) {
             guard let value = Double(lowered.dropLast(suffix.count)), value >= 0, value.isFinite else {
                 return .invalid

@@ -77,17 +77,28 @@ import Foundation
     }
 
     /// Bytes as one of the files Fathom reads besides session files: the first byte picks the
-    /// reader — a `.env`, the user config, a `--data` CSV, a recording — the rest is the file.
-    /// Each must end, in time linear in the input, with values or one error, never a trap.
+    /// reader — a `.env`, the user config, a `--data` CSV, a recording, the response archive's
+    /// index and records — the rest is the file. Each must end, in time linear in the input, with
+    /// values or one error, never a trap.
     public static func dataFile(_ bytes: [UInt8]) {
         guard let first = bytes.first else { return }
         let data = Data(bytes.dropFirst())
         let text = String(decoding: data, as: UTF8.self)
-        switch first % 4 {
+        switch first % 5 {
         case 0: _ = DotEnv.parse(text)
         case 1: _ = UserConfig(contents: text, path: "fuzz-config").problems
         case 2: _ = try? CSVTable(parsing: text, source: "fuzz.csv")
-        default: _ = try? Recording.parse(data, path: "fuzz.recording.json")
+        case 3: _ = try? Recording.parse(data, path: "fuzz.recording.json")
+        default:
+            // An archive's lines as another version or a damaged disk may leave them: each read
+            // back as a record (and rebuilt as a response) or skipped.
+            _ = ResponseArchive.entries(in: data)
+            for line in data.split(separator: 10) {
+                guard let record = ArchivedResponse(line: line) else { continue }
+                _ = record.entry()
+                _ = try? record.document()
+                _ = record.searchableText
+            }
         }
     }
 }

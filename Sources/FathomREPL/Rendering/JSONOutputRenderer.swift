@@ -120,6 +120,7 @@ struct JSONOutputRenderer: Sendable {
                         switch listing.kind {
                         case .variables: "secret"
                         case .coverage: "called"
+                        case .archive: "this_session"
                         default: "current"
                         }
                     members.append(JSON.Member(key: key, value: .bool(true)))
@@ -148,10 +149,14 @@ struct JSONOutputRenderer: Sendable {
             let matches: [JSON] = inspection.nodes.map { node in
                 .object([member("path", node.path.description), JSON.Member(key: "value", value: node.value)])
             }
-            return .object([
+            var members = [
                 member("type", "inspection"), JSON.Member(key: "number", value: .number(String(inspection.number))),
                 member("expression", inspection.expression), JSON.Member(key: "matches", value: .array(matches)),
-            ])
+            ]
+            if let archived = inspection.archived {
+                members.append(JSON.Member(key: "archived", value: .number(String(archived))))
+            }
+            return .object(members)
         case .diff(let diff): return self.diff(diff)
         case .expectation(let expectation):
             var members = [
@@ -226,6 +231,9 @@ struct JSONOutputRenderer: Sendable {
             member("reason", response.status.reasonPhrase), member("protocol", response.httpVersion),
             JSON.Member(key: "headers", value: headers(response.headers)),
         ]
+        if let archived = output.archived {
+            members.append(JSON.Member(key: "archived", value: .number(String(archived))))
+        }
         members += body(response.body, contentType: response.contentType)
         members.append(JSON.Member(key: "time_ms", value: .number(Self.milliseconds(response.timing.total))))
         if let schema = output.schema { members.append(JSON.Member(key: "schema", value: Self.schema(schema))) }
@@ -334,6 +342,13 @@ struct JSONOutputRenderer: Sendable {
             member("type", "diff"), JSON.Member(key: "old", value: .number(String(diff.old.number))),
             JSON.Member(key: "new", value: .number(String(diff.new.number))), member("scope", diff.scope.rawValue),
         ]
+        // A side read from the response archive: its ID there (`diff @12 #3`).
+        if let archived = diff.old.archived {
+            members.append(JSON.Member(key: "old_archived", value: .number(String(archived))))
+        }
+        if let archived = diff.new.archived {
+            members.append(JSON.Member(key: "new_archived", value: .number(String(archived))))
+        }
         if let status = diff.status {
             members.append(
                 JSON.Member(
@@ -617,10 +632,10 @@ struct JSONOutputRenderer: Sendable {
                 member("event", "structure_problems"), member("title", title), number("count", count),
                 member("place", first.place), member("problem", first.message),
             ]
-        case .wroteBody(let response, let path, let bytes):
+        case .wroteBody(let response, let archived, let path, let bytes):
             return [
                 member("event", "wrote_body"), number("number", response), member("path", path), number("bytes", bytes),
-            ]
+            ] + (archived.map { [number("archived", $0)] } ?? [])
         case .wroteHAR(let path, let entries):
             return [member("event", "wrote_har"), member("path", path), number("entries", entries)]
         case .recordingOn: return [member("event", "recording_on")]

@@ -60,7 +60,7 @@ struct OutputRenderer: Sendable {
             }
             return (
                 renderer.render(
-                    response.response, number: response.number, schema: response.schema,
+                    response.response, label: response.label, schema: response.schema,
                     graphQLErrors: response.graphQLErrors ?? [], grpc: response.grpc), true
             )
         case .streamHead(let head): return (StreamRenderer(palette: palette, redactor: redactor).head(head), false)
@@ -73,7 +73,7 @@ struct OutputRenderer: Sendable {
         case .session(let overview): return (session(overview), true)
         case .inspection(let inspection):
             guard !inspection.nodes.isEmpty else {
-                return (palette.dim("no match for \(inspection.expression) in #\(inspection.number)"), false)
+                return (palette.dim("no match for \(inspection.expression) in \(inspection.label)"), false)
             }
             return (self.inspection(inspection), true)
         case .diff(let diff): return (self.diff(diff), true)
@@ -95,7 +95,7 @@ struct OutputRenderer: Sendable {
     private func streamed(_ output: ResponseOutput, _ renderer: ResponseRenderer) -> String {
         let streams = StreamRenderer(palette: palette, redactor: redactor)
         let response = output.response
-        var line = renderer.statusLine(response, number: output.number, schema: output.schema, grpc: output.grpc)
+        var line = renderer.statusLine(response, label: output.label, schema: output.schema, grpc: output.grpc)
         if let summary = output.stream { line += palette.dim(" · ") + streams.ending(summary) }
         var text = line + "\n"
         // Each event or line that breaks the description's `itemSchema`, at `$[i]`.
@@ -230,7 +230,7 @@ struct OutputRenderer: Sendable {
                 ?? (String(decoding: compact, as: UTF8.self) + "\n", true)
             text += TerminalText.adopting(formatted)
             if !complete {
-                let how = "narrow the expression, or `show #\(inspection.number) > FILE` for the whole body"
+                let how = "narrow the expression, or `show \(inspection.label) > FILE` for the whole body"
                 return text + palette.dim("… cut at \(ByteCount.format(limit)) of output: \(how)")
             }
         }
@@ -257,6 +257,7 @@ struct OutputRenderer: Sendable {
         case .problems: "no structure problems in \(listing.source ?? "the description")"
         case .schema: "\(listing.source ?? "the type") has nothing to list"
         case .services: "\(listing.source ?? "the server") has nothing to list"
+        case .archive: listing.source.map { "none: \($0)" } ?? "the response archive is empty"
         }
     }
 
@@ -333,6 +334,15 @@ struct OutputRenderer: Sendable {
                 (item.marked ? "* " : "  ") + item.name + (item.value.map { palette.dim("  \($0)") } ?? "")
                     + (item.detail.map { palette.dim("  auth \($0)") } ?? "")
             }
+        case .archive:
+            let width = items.map(\.name.count).max() ?? 1
+            let when = items.map { ($0.detail ?? "").count }.max() ?? 0
+            lines = items.map { item in
+                palette.bold(item.name.padding(toLength: width, withPad: " ", startingAt: 0)) + "  "
+                    + palette.dim((item.detail ?? "").padding(toLength: when, withPad: " ", startingAt: 0)) + "  "
+                    + (item.value ?? "")
+            }
+            footer = listing.source.map { $0 + (items.contains(where: \.marked) ? "; #N: this session's" : "") }
         case .responses:
             let width = (items.last?.name.count ?? 1)
             lines = items.map { item in
@@ -465,8 +475,9 @@ struct OutputRenderer: Sendable {
             return palette.yellow(
                 "\(ErrorRenderer.cut(title)): OpenAPIKit's structure check found \(count) problem\(count == 1 ? "" : "s"), the first at \(ErrorRenderer.longWordsCut(first.description))"
             ) + palette.dim(" — `spec problems` lists them; `validate strict` refuses the operations they touch")
-        case .wroteBody(let number, let path, let bytes):
-            return "wrote the body of #\(number) to \(path) (\(ByteCount.format(bytes)))"
+        case .wroteBody(let number, let archived, let path, let bytes):
+            let label = archived.map { "@\($0)" } ?? "#\(number)"
+            return "wrote the body of \(label) to \(path) (\(ByteCount.format(bytes)))"
         case .wroteHAR(let path, let entries):
             return "wrote \(entries) entr\(entries == 1 ? "y" : "ies") to \(path) (HAR 1.2)"
         case .recordingOn:
@@ -589,7 +600,7 @@ struct OutputRenderer: Sendable {
         let a = diff.old
         let b = diff.new
         var text =
-            palette.bold("#\(a.number)") + " \(TerminalText.visible(a.title)) → " + palette.bold("#\(b.number)") + " "
+            palette.bold(a.label) + " \(TerminalText.visible(a.title)) → " + palette.bold(b.label) + " "
             + TerminalText.visible(b.title) + "\n"
         if let status = diff.status {
             text += "status  \(palette.status(status.old)) → \(palette.status(status.new))\n"

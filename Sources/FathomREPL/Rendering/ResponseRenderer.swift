@@ -14,7 +14,7 @@ struct ResponseRenderer {
 
     /// The status line: status, protocol, times, size, number, and the schema check.
     func statusLine(
-        _ response: NetworkResponse<Data>, number: Int, schema: SchemaCheck? = nil, grpc: GRPCCallRecord? = nil
+        _ response: NetworkResponse<Data>, label: String, schema: SchemaCheck? = nil, grpc: GRPCCallRecord? = nil
     ) -> String {
         let timing = response.timing
         let status =
@@ -29,7 +29,7 @@ struct ResponseRenderer {
         if !response.redirects.isEmpty {
             parts.append("\(response.redirects.count) redirect\(response.redirects.count == 1 ? "" : "s")")
         }
-        parts.append(palette.bold("#\(number)"))
+        parts.append(palette.bold(label))
         if let schema {
             parts.append(
                 schema.passed ? palette.green("schema ✓") : palette.red("schema ✗ \(schema.violations.count)"))
@@ -79,10 +79,10 @@ struct ResponseRenderer {
 
     /// The whole response: status line, headers, a one-line error summary, the body.
     func render(
-        _ response: NetworkResponse<Data>, number: Int, schema: SchemaCheck? = nil,
+        _ response: NetworkResponse<Data>, label: String, schema: SchemaCheck? = nil,
         graphQLErrors: [GraphQLResponseError] = [], grpc: GRPCCallRecord? = nil
     ) -> String {
-        var text = statusLine(response, number: number, schema: schema, grpc: grpc)
+        var text = statusLine(response, label: label, schema: schema, grpc: grpc)
         if !graphQLErrors.isEmpty {
             text += palette.dim(" · ") + palette.red("errors \(graphQLErrors.count)")
         }
@@ -98,7 +98,7 @@ struct ResponseRenderer {
         if response.status.code >= 400, let message = ErrorMessage.extract(from: response) {
             text += palette.red("✗ \(message)") + "\n"
         }
-        let body = renderBody(response.body, contentType: response.contentType, number: number)
+        let body = renderBody(response.body, contentType: response.contentType, label: label)
         if !body.isEmpty {
             if showHeaders { text += "\n" }
             text += body
@@ -134,12 +134,12 @@ struct ResponseRenderer {
     static let displayLimit = 4 << 20
 
     /// A body as the decoder setting asks: JSON pretty and colored, text, or a hexdump, cut at
-    /// ``displayLimit`` (`number`, when known, names it in the note).
-    func renderBody(_ body: Data, contentType: String?, number: Int? = nil) -> String {
+    /// ``displayLimit`` (`label`, `#3` or `@12`, when known, names it in the note).
+    func renderBody(_ body: Data, contentType: String?, label: String? = nil) -> String {
         guard !body.isEmpty else { return "" }
         let (text, complete) = renderWhole(body, contentType: contentType)
         guard !complete else { return text }
-        let how = number.map { "`show #\($0) > FILE` writes it whole" } ?? "`decoder raw` shows it unformatted"
+        let how = label.map { "`show \($0) > FILE` writes it whole" } ?? "`decoder raw` shows it unformatted"
         return text + palette.dim("… cut at \(ByteCount.format(Self.displayLimit)) of output: \(how)") + "\n"
     }
 

@@ -43,16 +43,24 @@ struct ResponseHistory: Equatable, Sendable {
         let graphQL: GraphQLOperation?
         /// The gRPC call the response is, when it is one: its status, trailers and details.
         let grpc: GRPCCallRecord?
+        /// Its ID in the response archive when it was read from there (`show @12`): ``number``
+        /// is then its number in the session that made it.
+        let archived: Int?
 
         init(
-            number: Int, response: NetworkResponse<Data>, graphQL: GraphQLOperation? = nil, grpc: GRPCCallRecord? = nil
+            number: Int, response: NetworkResponse<Data>, graphQL: GraphQLOperation? = nil,
+            grpc: GRPCCallRecord? = nil, archived: Int? = nil
         ) {
             self.number = number
+            self.archived = archived
             self.response = response
             stream = ParsedStream(response)
             self.graphQL = graphQL
             self.grpc = grpc
         }
+
+        /// How lines name it: `#3`, or `@12` when it came from the archive.
+        var reference: ResponseReference { archived.map { .archived($0) } ?? .number(number) }
     }
 
     /// An exchange of another kind, with its number.

@@ -33,6 +33,8 @@ struct SessionRecord: Sendable {
     /// The last response body parsed as JSON, by response number: several `expect`/`let` lines
     /// after one request parse it once (numbers never repeat, so it never goes stale).
     var parsedBody: (number: Int, json: JSON)?
+    /// How far the history has reached the response archive.
+    var archiving = ArchiveProgress()
 
     /// Adds a line that ran to the log.
     mutating func log(_ command: any Command, kind: SessionLog.Kind, summary: String?, recorded: Recorded?) {

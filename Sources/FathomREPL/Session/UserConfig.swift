@@ -7,13 +7,18 @@ import Foundation
 /// prompt (`timeout 10s`, `validate strict`, `pager off`, `redirects 3`), `#` comments, and three
 /// settings that exist only at start (`color never`, `output json`, `history 5000`). One syntax
 /// and one parser for everything a person writes, and any line can be tried at the prompt before
-/// it goes in the file. Each value comes from, strongest first: a flag, the environment
+/// it goes in the file. The response archive has three more (`archive off`, `archive-size 200MB`,
+/// `archive-age 7d`). Each value comes from, strongest first: a flag, the environment
 /// (`FATHOM_TIMEOUT=10s`, or `NO_COLOR` for color), the file, or Fathom's built-in default.
 /// `fathom replay` reads none of it: a CI run does not depend on a person's preferences.
 public struct UserConfig: Sendable {
     /// A setting the file may hold.
     public enum Key: String, CaseIterable, Sendable {
         case color, output, history, pager, timeout, redirects, validate
+        /// The response archive (``ResponseArchive``): `on` or `off`, its size and its age.
+        case archive
+        case archiveSize = "archive-size"
+        case archiveAge = "archive-age"
 
         /// The value when nothing sets one.
         public var builtIn: String {
@@ -25,15 +30,20 @@ public struct UserConfig: Sendable {
             case .timeout: "off"
             case .redirects: "5"
             case .validate: "warn"
+            case .archive: "on"
+            case .archiveSize: "100MB"
+            case .archiveAge: "30d"
             }
         }
 
         /// The environment variable that sets it: `FATHOM_TIMEOUT`.
-        public var environmentName: String { "FATHOM_" + rawValue.uppercased() }
+        public var environmentName: String {
+            "FATHOM_" + rawValue.uppercased().replacingOccurrences(of: "-", with: "_")
+        }
 
         /// Whether the value is a prompt command's (applied as that line at start) rather than
         /// one the binary reads before the session starts.
-        public var isCommand: Bool { ![.color, .output, .history].contains(self) }
+        public var isCommand: Bool { ![.color, .output, .history, .archive, .archiveSize, .archiveAge].contains(self) }
     }
 
     /// Where a value came from.
@@ -193,6 +203,19 @@ public struct UserConfig: Sendable {
                 return "history is a number of lines, not '\(ErrorRenderer.cut(value))'"
             }
             return nil
+        case .archive:
+            return ["on", "off"].contains(value) ? nil : "archive is on or off, not '\(ErrorRenderer.cut(value))'"
+        case .archiveSize:
+            guard let bytes = ByteSizeText.parse(value), bytes >= 1 << 20 else {
+                return "archive-size is a size of at least 1MB (as in 100MB), not '\(ErrorRenderer.cut(value))'"
+            }
+            return nil
+        case .archiveAge:
+            guard let age = DurationText.parse(value), age >= .seconds(60) else {
+                return
+                    "archive-age is a duration of at least a minute (as in 30d or 12h), not '\(ErrorRenderer.cut(value))'"
+            }
+            return nil
         case .pager, .timeout, .redirects, .validate:
             // Read by the prompt command itself: the file takes what the prompt takes.
             do {
@@ -202,5 +225,18 @@ public struct UserConfig: Sendable {
                 return "\(key.rawValue) \(ErrorRenderer.cut(value)): \(error.message)"
             }
         }
+    }
+}
+
+extension UserConfig {
+    /// The response archive these settings ask for: `nil` when `archive off`.
+    public func responseArchive(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> ResponseArchive? {
+        guard self[.archive] == "on" else { return nil }
+        let limits = ResponseArchive.Limits(
+            bytes: ByteSizeText.parse(self[.archiveSize]) ?? ResponseArchive.Limits.standard.bytes,
+            age: DurationText.parse(self[.archiveAge]) ?? ResponseArchive.Limits.standard.age)
+        return ResponseArchive(directory: ResponseArchive.defaultDirectory(environment: environment), limits: limits)
     }
 }

@@ -91,7 +91,8 @@ import Testing
 @Suite struct ShowCommandTests {
     @Test func namesWhatToShow() throws {
         #expect(try parse("show") == ShowCommand(target: .request))
-        #expect(try parse("show #3") == ShowCommand(target: .response(3)))
+        #expect(try parse("show #3") == ShowCommand(target: .response(.number(3))))
+        #expect(try parse("show @3") == ShowCommand(target: .response(.archived(3))))
         #expect(try parse("show headers off") == ShowCommand(target: .headers(false)))
     }
 }

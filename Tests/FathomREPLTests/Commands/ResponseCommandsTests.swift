@@ -7,10 +7,40 @@ import Testing
         #expect(try parse("responses") == ResponsesCommand())
         #expect(
             try parse("inspect #2 $.items[*].name --paths")
-                == InspectCommand(response: 2, expression: "$.items[*].name", paths: true))
+                == InspectCommand(response: .number(2), expression: "$.items[*].name", paths: true))
         #expect(try parse("inspect .a.b") == InspectCommand(response: nil, expression: ".a.b", paths: false))
+        #expect(
+            try parse("inspect @12 $.id") == InspectCommand(response: .archived(12), expression: "$.id", paths: false))
+        #expect(parseError("inspect @0 $.id")?.message == "invalid archive ID '@0'")
         #expect(parseError("inspect $.a[")?.column == 13)
         #expect(parseError("inspect")?.hint == "usage: \(InspectCommand.spec.synopsis)")
+    }
+}
+
+@Suite struct ResponsesCommandTests {
+    @Test func listsSearchesByTextOrByAComparison() throws {
+        #expect(try parse("responses --all") == ResponsesCommand(mode: .all))
+        #expect(try parse("responses search users/2") == ResponsesCommand(mode: .text("users/2")))
+        #expect(try parse(#"responses search "Ada Lovelace""#) == ResponsesCommand(mode: .text("Ada Lovelace")))
+        #expect(
+            try parse(#"responses search $.name == "Ada""#)
+                == ResponsesCommand(
+                    mode: .value(FathomREPL.Expectation(subject: .value("$.name"), op: .equal, operand: #""Ada""#))))
+        #expect(
+            try parse("responses search .data.length() > 2")
+                == ResponsesCommand(
+                    mode: .value(FathomREPL.Expectation(subject: .value(".data.length()"), op: .greater, operand: "2")))
+        )
+        #expect(parseError("responses search")?.message == "missing what to search for")
+        #expect(parseError("responses search $.a ==")?.message == "missing a value to compare with")
+        #expect(parseError("responses --every") != nil)
+        for line in [
+            "responses", "responses --all", "responses search 'Ada Lovelace'", #"responses search $.name == "Ada""#,
+        ] {
+            let command = try #require(try CommandParser.parse(line))
+            #expect(command.line == line)
+            #expect(try CommandParser.parse(command.line) as? ResponsesCommand == command as? ResponsesCommand)
+        }
     }
 }
 
@@ -33,8 +63,10 @@ import Testing
     @Test func takesNumbersScopeAndIgnores() throws {
         #expect(
             try parse("diff #1 #4 --body --ignore $.at --ignore $.id")
-                == DiffCommand(old: 1, new: 4, scope: .body, ignore: ["$.at", "$.id"]))
+                == DiffCommand(old: .number(1), new: .number(4), scope: .body, ignore: ["$.at", "$.id"]))
         #expect(try parse("diff") == DiffCommand())
+        #expect(try parse("diff @7 #2") == DiffCommand(old: .archived(7), new: .number(2)))
+        #expect(try parse("diff @7") == DiffCommand(old: .archived(7)))
         #expect(parseError("diff #0")?.message == "invalid response number '#0'")
         #expect(parseError("diff #1 #2 #3")?.message == "unexpected '#3'")
         #expect(parseError("diff #1 #2 #3")?.hint == "usage: \(DiffCommand.spec.synopsis)")
