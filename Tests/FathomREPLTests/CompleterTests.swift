@@ -23,6 +23,11 @@ import Testing
 
     @Test func subcommandsAndValues() {
         #expect(complete("auth b") == ["bearer ", "basic "])
+        #expect(complete("auth oauth2 d") == ["device "])
+        #expect(complete("auth oauth2 a") == ["authorization-code "])
+        #expect(complete("auth draft oauth2 c") == ["client-credentials "])
+        #expect(complete("auth apikey q") == ["query "])
+        #expect(complete("auth d") == ["draft "])
         #expect(complete("decoder h") == ["hex "])
         #expect(complete("env use s") == ["staging"])
         #expect(complete("help sho") == ["show"])

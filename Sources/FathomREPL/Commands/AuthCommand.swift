@@ -26,7 +26,14 @@ struct AuthCommand: SingleCommand {
             (`--profile`, AWS_PROFILE, `default`) in ~/.aws/credentials — so a saved file signs in CI from \
             the environment. Credentials are secrets: masked everywhere.
             """,
-        completion: .words(["bearer", "basic", "apikey", "oauth2", "aws-sigv4", "none", "draft"]), group: .session)
+        completion: .subcommands(schemes + [.init("draft", then: .subcommands(schemes))]), group: .session)
+
+    /// What Tab offers after `auth` (and after `auth draft`): each scheme, then its own next word.
+    private static let schemes: [CommandSpec.Subcommand] = [
+        .init("bearer"), .init("basic"), .init("apikey", then: .words(["header", "query"])),
+        .init("oauth2", then: .words(["client-credentials", "authorization-code", "device"])),
+        .init("aws-sigv4", then: .words(["--region", "--service", "--profile"])), .init("none"),
+    ]
 
     /// Whose credentials these are.
     enum Scope: Equatable, Sendable {
