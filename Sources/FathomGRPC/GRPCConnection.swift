@@ -1,8 +1,9 @@
-import FathomHTTP
+@_spi(Fathom) import FathomHTTP
 @_spi(Fathom) import FathomProtobuf
 import Foundation
 import GRPCCore
 import GRPCNIOTransportHTTP2
+import NIOSSL
 
 /// A connection to a gRPC server that calls any method named by strings, its messages as bytes
 /// (FathomProtobuf encodes and decodes them): unary, server streaming, client streaming and
@@ -25,12 +26,29 @@ public final class GRPCConnection: Sendable {
         } else {
             var tls = HTTP2ClientTransport.Posix.TransportSecurity.TLS.defaults
             if target.insecure { tls.serverCertificateVerification = .noVerification }
-            if !target.trustRoots.isEmpty {
-                tls.trustRoots = .certificates(target.trustRoots.map { .file(path: $0, format: .pem) })
-            }
-            if let certificate = target.clientCertificate {
-                tls.certificateChain = [.file(path: certificate, format: .pem)]
-                tls.privateKey = .file(path: target.clientKey ?? certificate, format: .pem)
+            do {
+                if !target.trustRoots.isEmpty {
+                    // Each a file of CA certificates, or a folder of them (curl's --capath).
+                    var files: [String] = []
+                    for path in target.trustRoots { files += try TrustRoots.files(at: path) }
+                    tls.trustRoots = .certificates(files.map { .file(path: $0, format: .pem) })
+                }
+                if let certificate = target.clientCertificate {
+                    tls.certificateChain = [.file(path: certificate, format: .pem)]
+                    if let passphrase = target.clientKeyPassphrase {
+                        // Decrypted here, handed over as DER: the transport reads only plain keys.
+                        let identity = ClientIdentity(
+                            certificateFile: certificate, keyFile: target.clientKey, passphrase: passphrase)
+                        let key = try identity.privateKey()
+                        tls.privateKey = .bytes(try key.derBytes, format: .der)
+                    } else {
+                        tls.privateKey = .file(path: target.clientKey ?? certificate, format: .pem)
+                    }
+                }
+            } catch let error as NetworkError {
+                throw GRPCError(error.description)
+            } catch {
+                throw GRPCError("the client key could not be read for gRPC: \(error)")
             }
             security = .tls(tls)
         }

@@ -15,6 +15,9 @@ public struct GRPCTarget: Hashable, Sendable, CustomStringConvertible {
     public var clientCertificate: String?
     /// TLS: a PEM file of the client certificate's private key.
     public var clientKey: String?
+    /// TLS: the passphrase an encrypted ``clientKey`` is decrypted with (never shown: the target's
+    /// description leaves it out).
+    public var clientKeyPassphrase: String?
 
     /// A target at `host:port`.
     public init(host: String, port: Int, plaintext: Bool = false) {

@@ -37,6 +37,19 @@ import Testing
         ])
     }
 
+    /// `DIRECTORY/cas`: the CA under OpenSSL's hashed name (`5ed36f99.0`, as `c_rehash` leaves it),
+    /// beside a file that holds no certificate — a folder as curl's `--capath` takes it. Returns
+    /// the hashed name.
+    static func caFolder(in directory: String) throws -> String {
+        try FileManager.default.createDirectory(atPath: directory + "/cas", withIntermediateDirectories: true)
+        let (status, hash) = try Program.run(["openssl", "x509", "-hash", "-noout", "-in", directory + "/ca.pem"])
+        try #require(status == 0, "\(hash)")
+        let name = hash.trimmingCharacters(in: .whitespacesAndNewlines) + ".0"
+        try FileManager.default.copyItem(atPath: directory + "/ca.pem", toPath: directory + "/cas/" + name)
+        try "not a certificate\n".write(toFile: directory + "/cas/README", atomically: true, encoding: .utf8)
+        return name
+    }
+
     /// `openssl s_server` on a free loopback port, wanting a client certificate from the CA.
     static func server(in directory: String) throws -> (process: Process, port: Int) {
         let port = try Sockets.closedPort()
@@ -127,6 +140,41 @@ import Testing
             "bash", "-c", "cd \(directory) && " + exported + " -s -o /dev/null -w '%{http_code}'",
         ])
         #expect(status == 0 && answer.hasSuffix("200"), "\(exported)\n\(answer)")
+    }
+
+    /// curl's `--capath DIR`: the folder's certificates are trusted, the line sends, and `export
+    /// curl` writes `--capath` back; a folder with no certificate is one line at the `cert` line.
+    @Test func aCAFolderAsCurlsCapathHasIt() throws {
+        let directory = NSTemporaryDirectory() + "fathom-capath-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory + "/empty", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try Self.makeCertificates(in: directory)
+        _ = try Self.caFolder(in: directory)
+        let server = try Self.server(in: directory)
+        defer { server.process.terminate() }
+        let api = "https://127.0.0.1:\(server.port)"
+        let pasted = try FathomBinary.run(
+            [], script: "curl --cert client.pem --key client.key --capath cas \(api)/\nexport curl\n",
+            directory: directory)
+        #expect(pasted.stdout.contains("HTTP/1.0 200 OK"), "\(pasted.stdout)\(pasted.stderr)")
+        #expect(pasted.stdout.contains("--capath cas"), "\(pasted.stdout)")
+        var command: [Substring] = []
+        for line in pasted.stdout.split(separator: "\n") where !command.isEmpty || line.hasPrefix("curl https://") {
+            command.append(line)
+            if !line.hasSuffix("\\") { break }
+        }
+        let (status, answer) = try Program.run([
+            "bash", "-c",
+            "cd \(directory) && " + command.joined(separator: "\n") + " -s -o /dev/null -w '%{http_code}'",
+        ])
+        #expect(status == 0 && answer.hasSuffix("200"), "\(command)\n\(answer)")
+        // At an API: `cert … --ca DIR`, and a folder that holds no certificate refused where it is given.
+        let api2 = try FathomBinary.run(
+            [api],
+            script: "cert client.pem --key client.key --ca cas\nget /\ncert client.pem --key client.key --ca empty\n",
+            directory: directory)
+        #expect(api2.stdout.contains("HTTP/1.0 200 OK"), "\(api2.stdout)\(api2.stderr)")
+        #expect(api2.stderr.contains("holds no file with a PEM certificate"), "\(api2.stderr)")
     }
 
     /// An encrypted key takes its passphrase from the environment (or the terminal, asked without

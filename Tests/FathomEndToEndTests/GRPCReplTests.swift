@@ -177,4 +177,46 @@ struct GRPCReplTests {
         #expect(insecure.status == 0, "\(insecure.stdout)\n\(insecure.stderr)")
         #expect(insecure.stdout.contains("Ada Lovelace"), "\(insecure.stdout)")
     }
+
+    /// Mutual TLS on gRPC: a server that requires a client certificate gets the API's, its key
+    /// decrypted with the passphrase from the environment, the server checked against a CA folder
+    /// (OpenSSL's hashed name, as curl's --capath has it).
+    @Test func aClientCertificateWithAnEncryptedKeyAndACAFolder() throws {
+        let directory = NSTemporaryDirectory() + "fathom-grpc-mtls-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory + "/cas", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try ClientCertificateTests.makeCertificates(in: directory)
+        let hashed = try ClientCertificateTests.caFolder(in: directory)
+        let passphrase = "grpc-pass-\(UUID().uuidString.prefix(8))"
+        let (status, output) = try Program.run([
+            "openssl", "pkey", "-in", directory + "/client.key", "-aes256", "-passout", "pass:\(passphrase)", "-out",
+            directory + "/client-encrypted.key",
+        ])
+        try #require(status == 0, "\(output)")
+        let server = try GRPCServer([
+            "--tls", directory + "/server.pem", directory + "/server.key", "--client-ca", directory + "/ca.pem",
+        ])
+        let script = { (key: String) in
+            """
+            base https://127.0.0.1:\(server.port)
+            cert client.pem --key \(key) --ca cas
+            grpc 127.0.0.1:\(server.port)
+            call GetUser id:=2
+            expect $.displayName == "Alan Turing"
+
+            """
+        }
+        let answered = try FathomBinary.run(
+            [], script: script("client-encrypted.key"), environment: ["FATHOM_SECRET_KEY_PASSPHRASE": passphrase],
+            directory: directory)
+        #expect(answered.status == 0, "\(answered.stdout)\n\(answered.stderr)")
+        #expect(answered.stdout.contains("Alan Turing"), "\(answered.stdout)")
+        for text in [answered.stdout, answered.stderr] { #expect(!text.contains(passphrase)) }
+        #expect(hashed.hasSuffix(".0"))
+        // Without a certificate the server refuses the handshake: one line, the script fails.
+        let refused = try FathomBinary.run(
+            [], script: "base https://127.0.0.1:\(server.port)\ncert --ca cas\ngrpc 127.0.0.1:\(server.port)\n",
+            directory: directory)
+        #expect(refused.status != 0, "\(refused.stdout)")
+    }
 }

@@ -125,7 +125,11 @@ def main():
         at = arguments.index("--tls")
         certificate = open(arguments[at + 1], "rb").read()
         key = open(arguments[at + 2], "rb").read()
-        port = server.add_secure_port("127.0.0.1:0", grpc.ssl_server_credentials([(key, certificate)]))
+        # --client-ca FILE: mutual TLS, a client certificate from that CA required.
+        client_ca = open(arguments[arguments.index("--client-ca") + 1], "rb").read() if "--client-ca" in arguments else None
+        credentials = grpc.ssl_server_credentials(
+            [(key, certificate)], root_certificates=client_ca, require_client_auth=client_ca is not None)
+        port = server.add_secure_port("127.0.0.1:0", credentials)
     else:
         port = server.add_insecure_port("127.0.0.1:0")
     server.start()

@@ -244,10 +244,8 @@ public final class AsyncHTTPClientTransport: Transport {
     private func makeRequestTLS(_ request: PreparedRequest) throws -> TLSConfiguration {
         var tls = try baseTLS()
         if let file = request.trustRootsFile {
-            guard FileManager.default.isReadableFile(atPath: file) else {
-                throw NetworkError.file(path: file, reason: "CA file not readable")
-            }
-            tls.additionalTrustRoots.append(.file(file))
+            // A file of CA certificates, or a folder of them (curl's --capath).
+            tls.additionalTrustRoots += try TrustRoots.files(at: file).map { .file($0) }
         }
         if let identity = request.clientIdentity {
             let certificates: [NIOSSLCertificate]

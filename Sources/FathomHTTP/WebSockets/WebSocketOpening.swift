@@ -54,7 +54,9 @@ enum WebSocketOpening {
             if secure {
                 var tls = TLSConfiguration.makeClientConfiguration()
                 if !configuration.verifyCertificates { tls.certificateVerification = .none }
-                if let file = configuration.trustRootsFile { tls.additionalTrustRoots.append(.file(file)) }
+                if let file = configuration.trustRootsFile {
+                    tls.additionalTrustRoots += try TrustRoots.files(at: file).map { .file($0) }
+                }
                 if let identity = configuration.clientIdentity {
                     let certificates: [NIOSSLCertificate]
                     do {

@@ -1,22 +1,23 @@
 @_spi(Fathom) import FathomHTTP
 import Foundation
 
-/// `cert [draft] [FILE [--key FILE]] [--ca FILE] | cert [draft] off`: the client certificate the
+/// `cert [draft] [FILE [--key FILE]] [--ca FILE|DIR] | cert [draft] off`: the client certificate the
 /// base's API is shown when its server asks for one (mutual TLS), and a CA its server's
 /// certificate is trusted by. Both belong to the API: a request to another origin goes with
 /// neither. `cert draft …` gives the draft's request its own (a curl line's `--cert`).
 struct CertCommand: SingleCommand {
     static let spec = CommandSpec(
-        name: "cert", synopsis: "cert [draft] [FILE [--key FILE]] [--ca FILE] | cert [draft] off",
+        name: "cert", synopsis: "cert [draft] [FILE [--key FILE]] [--ca FILE|DIR] | cert [draft] off",
         summary: "the base's API's client certificate (mutual TLS) and the CA its server is trusted by",
         details: """
             PEM files: the certificate (and its chain), its private key (with `--key`, or \
             after the certificate in the same file), and with `--ca` the certificates the server's is \
-            checked against beside the system's. Read when a connection is made; a redirect to another \
+            checked against beside the system's — a file of them, or a folder (curl's --capath: each file in \
+            it that holds a PEM certificate, OpenSSL's hashed names included). Read when a connection is made; a redirect to another \
             origin goes without them. Bare, shows them; `off` forgets them. An encrypted key's passphrase \
             comes from the secret key_passphrase (FATHOM_SECRET_KEY_PASSPHRASE, `.env`) or is asked for \
             without echo; it is never saved. `cert draft …` gives the draft's request alone its own \
-            (a curl line's --cert, --key and --cacert import so); the next one-liner or `reset` drops them.
+            (a curl line's --cert, --key, --cacert and --capath import so); the next one-liner or `reset` drops them.
             """,
         completion: .files, group: .client)
 
@@ -136,7 +137,21 @@ struct CertCommand: SingleCommand {
             if passphrase != nil { _ = try settled.privateKey() }
             identity = settled
         }
-        let caFile = try ca.map { try certificates(try read($0, what: "a CA certificate")) }
+        let caFile = try ca.map { written in
+            let path = executor.resolvePath(try executor.session.variables.expand(written))
+            // A folder of CA certificates (curl's --capath): checked to hold at least one.
+            guard TrustRoots.isFolder(path) else {
+                return try certificates(try read(written, what: "a CA certificate"))
+            }
+            do {
+                _ = try TrustRoots.files(at: path)
+            } catch {
+                throw CommandError(
+                    .file, "'\(path)' holds no file with a PEM certificate",
+                    hint: "a CA folder holds files with `-----BEGIN CERTIFICATE-----` (ca.pem, 5ed36f99.0)")
+            }
+            return path
+        }
         if let index {
             if let identity { executor.session.apis[index].clientIdentity = identity }
             if let caFile { executor.session.apis[index].trustRootsFile = caFile }

@@ -19,7 +19,7 @@ struct CurlCommand: SingleCommand {
         details: """
             Quoting as bash reads it ('…', "…", $'…', backslashes, `\\` continuations) or as Windows cmd \
             does (`^`). -X -H -d --data-raw --data-binary --data-urlencode --json -F -G --url --url-query -u \
-            --oauth2-bearer --aws-sigv4 --unix-socket -E/--cert --key --cacert -b -A -e -I -T -k -L --max-redirs --max-time -x are taken; -s -v -i -o -w … are \
+            --oauth2-bearer --aws-sigv4 --unix-socket -E/--cert --key --cacert --capath -b -A -e -I -T -k -L --max-redirs --max-time -x are taken; -s -v -i -o -w … are \
             accepted and ignored. Several URLs are each sent in turn. Pipes, several commands and $(…) are \
             refused; a $VAR is sent as written. The request carries the line's own credentials; `save` \
             writes the lines it became.

@@ -162,13 +162,9 @@ extension Executor {
             target.clientCertificate = certificate
             target.clientKey = overrides.key
         } else if let identity = outgoing.request.clientIdentity {
-            guard identity.passphrase == nil else {
-                throw CommandError(
-                    .session, "a gRPC connection takes no passphrase-protected key yet",
-                    hint: "decrypt it for gRPC: openssl pkey -in KEY -out plain.key, then cert CERT --key plain.key")
-            }
             target.clientCertificate = identity.certificateFile
             target.clientKey = identity.keyFile
+            target.clientKeyPassphrase = identity.passphrase
         }
         do {
             return try clients.grpcConnection(target)

@@ -1,4 +1,4 @@
-import FathomHTTP
+@_spi(Fathom) import FathomHTTP
 import Foundation
 
 /// A request as a curl command line that bash runs to send the identical request: the same
@@ -34,7 +34,9 @@ struct CurlExport {
                 parts += ["--pass", "\"${\(DotEnv.secretKey(for: CertCommand.passphraseSecret))}\""]
             }
         }
-        if let roots = request.trustRootsFile { parts += ["--cacert", word(roots)] }
+        if let roots = request.trustRootsFile {
+            parts += [TrustRoots.isFolder(roots) ? "--capath" : "--cacert", word(roots)]
+        }
         var names = Set<String>()
         if request.headers[.acceptEncoding].map(Self.isCompressed) ?? false { parts.append("--compressed") }
         for field in request.headers {

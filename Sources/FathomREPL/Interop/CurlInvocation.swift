@@ -46,6 +46,8 @@ struct CurlInvocation: Equatable, Sendable {
     var certificatePassword: String?
     var key: String?
     var cacert: String?
+    /// `--capath DIR`: a folder of CA certificates (Fathom takes it where it takes `--cacert`).
+    var capath: String?
     var insecure = false
     /// `nil` does not follow redirects (curl's default); `-L` follows up to `--max-redirs` (50).
     var redirects: Int?
@@ -80,7 +82,7 @@ struct CurlInvocation: Equatable, Sendable {
             && a.awsSigV4?.service == b.awsSigV4?.service && (a.awsSigV4 == nil) == (b.awsSigV4 == nil)
             && a.insecure == b.insecure && a.redirects == b.redirects && a.timeout == b.timeout
             && a.proxy == b.proxy && a.certificate == b.certificate && a.certificatePassword == b.certificatePassword
-            && a.key == b.key && a.cacert == b.cacert
+            && a.key == b.key && a.cacert == b.cacert && a.capath == b.capath
     }
 
     private static let outputOnly: Set<String> = [
@@ -320,11 +322,7 @@ struct CurlInvocation: Equatable, Sendable {
                         .parse, "curl option \(argument) \(type) is not taken: Fathom reads PEM files",
                         hint: "convert it: openssl x509 -inform DER -in FILE -out FILE.pem (a key: openssl pkey)")
                 }
-            case "--capath":
-                _ = try value(argument)
-                throw CommandError(
-                    .parse, "curl option --capath is not taken: Fathom trusts one CA file beside the system's",
-                    hint: "join the folder's certificates: cat DIR/*.pem > ca.pem, then --cacert ca.pem")
+            case "--capath": curl.capath = try value(argument)
             case "-L", "--location": follow = true
             case "--max-redirs":
                 guard let count = Int(try value(argument)), count >= 0 else {
@@ -353,6 +351,11 @@ struct CurlInvocation: Equatable, Sendable {
         }
 
         guard !urls.isEmpty else { throw CommandError(.parse, "the curl line has no URL") }
+        if let file = curl.cacert, let folder = curl.capath {
+            throw CommandError(
+                .parse, "curl's --cacert and --capath together are not taken: Fathom trusts one file or one folder",
+                hint: "put \(file) in \(folder), then give --capath \(folder) alone")
+        }
         if upload != nil, urls.count > 1 {
             throw CommandError(
                 .parse, "-T with \(urls.count) URLs is not taken: Fathom uploads to one URL per line",

@@ -164,9 +164,10 @@ extension Importer {
                         )))
             }
             var certificate: CertCommand?
-            if invocation.certificate != nil || invocation.cacert != nil {
+            if invocation.certificate != nil || invocation.cacert != nil || invocation.capath != nil {
                 certificate = CertCommand(
-                    draft: true, certificate: invocation.certificate, key: invocation.key, ca: invocation.cacert)
+                    draft: true, certificate: invocation.certificate, key: invocation.key,
+                    ca: invocation.cacert ?? invocation.capath)
                 // The key's passphrase is a secret like a password: named, never written.
                 if let password = invocation.certificatePassword {
                     _ = reference(password, named: CertCommand.passphraseSecret)

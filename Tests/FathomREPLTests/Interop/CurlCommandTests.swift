@@ -114,8 +114,11 @@ import Testing
         #expect(try curl("-E c.pem https://api.test").certificatePassword == nil)
         let der = #expect(throws: CommandError.self) { try curl("--cert-type DER --cert c.der https://api.test") }
         #expect(der?.message == "curl option --cert-type DER is not taken: Fathom reads PEM files")
-        let path = #expect(throws: CommandError.self) { try curl("--capath /etc/ssl/certs https://api.test") }
-        #expect(path?.hint == "join the folder's certificates: cat DIR/*.pem > ca.pem, then --cacert ca.pem")
+        #expect(try curl("--capath /etc/ssl/certs https://api.test").capath == "/etc/ssl/certs")
+        let both = #expect(throws: CommandError.self) { try curl("--cacert ca.pem --capath certs https://api.test") }
+        #expect(
+            both?.message == "curl's --cacert and --capath together are not taken: Fathom trusts one file or one folder"
+        )
     }
 
     @Test func aPastedBlockIsOneEntry() {
