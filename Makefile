@@ -30,7 +30,7 @@ deps:
 
 # Where `make install` puts Fathom: $(DESTDIR)$(PREFIX)/bin/fathom and its completions and manual
 # under $(DESTDIR)$(PREFIX)/share. The binary has the Swift standard library linked in, so it runs
-# where Swift is not installed (it needs only libedit, zlib, libcurl, libc and the like).
+# where Swift is not installed (it needs only libedit, zlib, libc and the like).
 PREFIX ?= /usr/local
 DESTDIR ?=
 # The build folder: the install test builds in its own, since `swift test` holds .build's lock.

@@ -44,9 +44,6 @@ let package = Package(
         // HTTP/2 with NIO.
         .package(url: "https://github.com/grpc/grpc-swift-2", from: "2.4.3"),
         .package(url: "https://github.com/grpc/grpc-swift-nio-transport", from: "2.9.2"),
-        // `fathom mcp`: the Model Context Protocol over stdio (JSON-RPC, the lifecycle, tools and
-        // resources); what the tools do is FathomREPL's (`Agent/`).
-        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
         // `swift package generate-documentation --target FathomHTTP` (make docs).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -155,11 +152,7 @@ let package = Package(
                 "FathomDemo",
                 "FathomGraphQL",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "MCP", package: "swift-sdk"),
             ],
-            // The MCP SDK's HTTP transport brings FoundationNetworking, which a static build links
-            // with the system's libcurl.
-            linkerSettings: [.linkedLibrary("curl", .when(platforms: [.linux]))],
             plugins: ["BuildInfo"]
         ),
         .plugin(name: "BuildInfo", capability: .buildTool(), path: "Plugins/BuildInfo"),

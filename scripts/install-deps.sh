@@ -5,8 +5,7 @@
 #   scripts/install-deps.sh bench   what the benchmarks run beside (curl, wrk, hyperfine)
 set -euo pipefail
 
-# libcurl4-openssl-dev: the MCP SDK brings FoundationNetworking, which links the system libcurl.
-build_packages=(pkg-config zlib1g-dev libssl-dev libedit-dev libcurl4-openssl-dev)
+build_packages=(pkg-config zlib1g-dev libssl-dev libedit-dev)
 # jq: the JSON tests compare output with it byte for byte; the benchmarks run beside it.
 # man-db: the install test renders the manual with man --warnings; binutils: make install strips.
 test_packages=(openssl curl jq tmux python3-venv man-db binutils make)

@@ -2,12 +2,11 @@ import ArgumentParser
 import FathomDemo
 @_spi(Fathom) import FathomREPL
 import Foundation
-import MCP
 import Synchronization
 
 /// `fathom mcp`: one Fathom session as a Model Context Protocol server on standard input and
 /// output, for agents. What the tools do, and every guard, is FathomREPL's ``AgentSession``; this
-/// is the protocol's side (the MCP Swift SDK: JSON-RPC, the lifecycle, tools and resources).
+/// is the command line's side; FathomREPL's ``MCPServer`` speaks the protocol.
 struct MCPCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mcp", abstract: "Serve a session to AI agents over the Model Context Protocol (stdio).",
@@ -64,108 +63,16 @@ struct MCPCommand: AsyncParsableCommand {
             StandardStreams.diagnose("fathom mcp: " + failure.trimmingCharacters(in: .newlines))
         }
 
-        let server = Server(
-            name: "fathom", version: FathomVersion.current,
-            instructions: """
-                Fathom explores HTTP APIs. `send` a request (a path under the base or a URL), `inspect` a response \
-                with JSONPath, `expect` what should hold; with a description loaded, `ls`, `describe` and `op`. \
-                Credentials are the session's: never put a secret in an argument. Every call is kept in a \
-                transcript a person can replay (`save` says where).
-                """,
-            capabilities: .init(
-                prompts: .init(listChanged: false), resources: .init(subscribe: false, listChanged: false),
-                tools: .init(listChanged: false))
-        )
-        let tools = AgentTool.all(allowWrites: allowWrites).map { tool in
-            Tool(
-                name: tool.name, title: tool.title, description: tool.description,
-                inputSchema: Self.value(tool.inputSchema),
-                annotations: .init(
-                    title: tool.title, readOnlyHint: tool.readOnly, destructiveHint: tool.destructive,
-                    idempotentHint: tool.idempotent, openWorldHint: tool.openWorld),
-                outputSchema: Self.value(AgentTool.outputSchema))
-        }
-        await server.withMethodHandler(ListTools.self) { _ in .init(tools: tools) }
-        await server.withMethodHandler(CallTool.self) { parameters in
-            let arguments = String(decoding: try JSONEncoder().encode(parameters.arguments ?? [:]), as: UTF8.self)
-            // A write the read-only session refused is put to the person, when the client can ask.
-            let answer = await session.call(parameters.name, arguments: arguments) { [weak server] question in
-                guard let server else { return false }
-                // Bounded: a person who never answers sends nothing (the wait ends as a decline;
-                // the question left unanswered is the client's to drop).
-                let decision = Decision()
-                return await withCheckedContinuation { continuation in
-                    decision.wait(continuation)
-                    Task {
-                        let answer = try? await server.requestElicitation(
-                            message: question, requestedSchema: Elicitation.RequestSchema(properties: [:]))
-                        decision.decide(answer?.action == .accept)
-                    }
-                    Task {
-                        try? await Task.sleep(for: Self.answerWait)
-                        decision.decide(false)
-                    }
+        // Standard output is the protocol's: one message per line, each written whole.
+        let output = Mutex(())
+        let server = MCPServer(session: session, allowWrites: allowWrites, version: FathomVersion.current) { line in
+            output.withLock { _ in
+                if let failed = StandardStreams.write(line + "\n", to: STDOUT_FILENO) {
+                    StandardStreams.outputFailed(failed)
                 }
             }
-            return .init(
-                content: [.text(text: answer.text, annotations: nil, _meta: nil)],
-                structuredContent: Self.value(answer.structured) as Value?, isError: answer.isError)
         }
-        let resources = [
-            Resource(
-                name: "session", uri: "fathom://session",
-                description: "The session: its APIs and what each applies, variables (secrets masked), settings.",
-                mimeType: "text/plain"),
-            Resource(
-                name: "description", uri: "fathom://description",
-                description: "The current API's OpenAPI description, as JSON.", mimeType: "application/json"),
-            Resource(
-                name: "transcript", uri: "fathom://transcript",
-                description: "The session so far as a Fathom file `fathom replay` runs.", mimeType: "text/plain"),
-        ]
-        await server.withMethodHandler(ListResources.self) { _ in .init(resources: resources, nextCursor: nil) }
-        await server.withMethodHandler(ReadResource.self) { parameters in
-            guard let text = await session.resource(parameters.uri) else {
-                throw MCPError.invalidParams("no resource \(parameters.uri) (a description is loaded with --spec)")
-            }
-            let type = resources.first { $0.uri == parameters.uri }?.mimeType
-            return .init(contents: [.text(text, uri: parameters.uri, mimeType: type)])
-        }
-        let prompts = AgentPrompt.all.map { prompt in
-            MCP.Prompt(
-                name: prompt.name, title: prompt.title, description: prompt.description,
-                arguments: prompt.argument.map {
-                    [MCP.Prompt.Argument(name: $0.name, description: $0.description, required: false)]
-                })
-        }
-        await server.withMethodHandler(ListPrompts.self) { _ in .init(prompts: prompts, nextCursor: nil) }
-        await server.withMethodHandler(GetPrompt.self) { parameters in
-            guard let prompt = AgentPrompt.all.first(where: { $0.name == parameters.name }) else {
-                throw MCPError.invalidParams("no prompt \(parameters.name): explore, regression")
-            }
-            let value = prompt.argument.flatMap { parameters.arguments?[$0.name] }
-            return .init(
-                description: prompt.description, messages: [.user(.text(text: prompt.text(value)))])
-        }
-        try await server.start(transport: StdioTransport())
-        await server.waitUntilCompleted()
+        await server.serve(MCPServer.lines(from: STDIN_FILENO))
         await demoServer?.stop()
     }
-
-    /// How long a person has to answer whether a write may go.
-    static let answerWait = Duration.seconds(300)
-
-    /// JSON text as the SDK's value (a number integral when it is whole).
-    static func value(_ text: String) -> Value {
-        (try? JSONDecoder().decode(Value.self, from: Data(text.utf8))) ?? .null
-    }
-}
-
-/// The first answer to a question, whoever gives it (the person, or the clock).
-private final class Decision: Sendable {
-    private let waiting = Mutex<CheckedContinuation<Bool, Never>?>(nil)
-
-    func wait(_ continuation: CheckedContinuation<Bool, Never>) { waiting.withLock { $0 = continuation } }
-
-    func decide(_ yes: Bool) { waiting.withLock { $0.take() }?.resume(returning: yes) }
 }

@@ -34,6 +34,8 @@ import Testing
         for swift in ["libswift", "libFoundation", "libdispatch", "libBlocksRuntime", "/opt/swift"] {
             #expect(!libraries.output.contains(swift), "\(libraries.output)")
         }
+        // Nor libcurl and the libraries under it: nothing in Fathom needs FoundationNetworking.
+        #expect(!libraries.output.contains("libcurl"), "\(libraries.output)")
 
         // A one-liner against a server on loopback, and the demo, with Swift off PATH.
         let server = try DemoServerProcess()
