@@ -176,6 +176,30 @@ import Testing
         #expect(digested == streamed)
     }
 
+    /// The line breaks a `-d @file` drops, counted with `memchr`: equal to a byte-by-byte count on
+    /// 1,000 generated buffers (empty, all breaks, none, breaks at either end, sizes across 4 KiB).
+    @Test func lineBreaksCountAsAByteByByteCountDoes() {
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<1000 {
+            let size = round < 4 ? round : Int(generator.next() % 5000)
+            // Random bytes a word at a time, then line breaks planted at a density of 0–50%.
+            var bytes = [UInt8](repeating: 0, count: size)
+            bytes.withUnsafeMutableBytes { buffer in
+                for start in stride(from: 0, to: size, by: 8) {
+                    withUnsafeBytes(of: generator.next()) { word in
+                        buffer[start..<min(start + 8, size)].copyBytes(from: word.prefix(min(8, size - start)))
+                    }
+                }
+            }
+            let plants = size * [0, 1, 10, 50, 100][round % 5] / 200
+            for _ in 0..<plants where size > 0 {
+                bytes[Int(generator.next() % UInt64(size))] = generator.next() % 2 == 0 ? 0x0A : 0x0D
+            }
+            let expected = bytes.filter { $0 == 0x0A || $0 == 0x0D }.count
+            #expect(bytes.withUnsafeBytes { FileBody.lineBreaks(in: $0) } == expected, "round \(round)")
+        }
+    }
+
     @Test func headerInjectionIsRefused() {
         #expect(throws: NetworkError.self) {
             try NetworkRequest.get("/").header("X-Evil", "a\r\nInjected: 1").prepared(baseURL: base)

@@ -130,13 +130,24 @@ public enum BodyPiece: Hashable, Sendable {
         defer { try? handle.close() }
         var count = 0
         while let chunk = try? handle.read(upToCount: 4 << 20), !chunk.isEmpty {
-            count += chunk.withUnsafeBytes { bytes in
-                var kept = 0
-                for byte in bytes where byte != 0x0A && byte != 0x0D { kept += 1 }
-                return kept
-            }
+            count += chunk.count - chunk.withUnsafeBytes { lineBreaks(in: $0) }
         }
         return count
+    }
+
+    /// How many CR and LF bytes `bytes` holds: found with `memchr`, which skips the bytes between
+    /// them many at a time (a 2 GiB file is counted at the speed it is read, not a byte a loop).
+    static func lineBreaks(in bytes: UnsafeRawBufferPointer) -> Int {
+        guard let base = bytes.baseAddress else { return 0 }
+        var found = 0
+        for byte in [Int32(0x0A), Int32(0x0D)] {
+            var offset = 0
+            while offset < bytes.count, let hit = memchr(base + offset, byte, bytes.count - offset) {
+                found += 1
+                offset = UnsafeRawPointer(hit) - base + 1
+            }
+        }
+        return found
     }
 
     static func length(_ path: String) throws(NetworkError) -> Int {
