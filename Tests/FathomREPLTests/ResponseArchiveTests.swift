@@ -125,6 +125,24 @@ import Testing
         #expect(later.index().map(\.id) == [2, 3])
     }
 
+    /// A session that holds the lock and never lets go (a stopped process) costs another at most
+    /// ``ResponseArchive/lockWait``, then its write fails; once let go, writes go on.
+    @Test func aHeldLockIsWaitedForBoundedly() throws {
+        let directory = Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let archive = ResponseArchive(directory: directory)
+        _ = try archive.keep(Self.record(try Self.entry(1), archive))
+        let holder = open(directory + "/index", O_RDWR)
+        #expect(flock(holder, LOCK_EX) == 0)
+        let started = ContinuousClock.now
+        #expect(throws: POSIXError.self) { try archive.keep(Self.record(try Self.entry(2), archive)) }
+        let waited = ContinuousClock.now - started
+        #expect(waited >= .seconds(1.9) && waited < .seconds(10), "\(waited)")
+        flock(holder, LOCK_UN)
+        close(holder)
+        #expect(try archive.keep(Self.record(try Self.entry(3), archive)) == 2)
+    }
+
     /// A torn or foreign line, or an index that points at the wrong place, is skipped, never misread.
     @Test func aDamagedArchiveIsReadForWhatItHolds() throws {
         let directory = Self.directory()

@@ -13,7 +13,7 @@ import Synchronization
 ///   one read at a known offset (checked to start with that ID before it is believed).
 ///
 /// Sessions running at once share it: a writer holds an exclusive `flock` on `index` while it
-/// takes the next ID and appends (one `write` per file). Bounded by size and age
+/// takes the next ID and appends (one `write` per file), and waits at most ``lockWait`` for it. Bounded by size and age
 /// (``Limits``): when `records` passes the size, or holds a record older than the age, it is
 /// compacted under the same lock to the newest records that fit in three quarters of the size
 /// (the rest kept for later appends), through temporary files and renames — a reader sees the old
@@ -95,7 +95,7 @@ public final class ResponseArchive: Sendable {
         let index = open(indexPath, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         guard index >= 0 else { throw Self.error() }
         defer { close(index) }
-        guard flock(index, LOCK_EX) == 0 else { throw Self.error() }
+        try Self.lock(index)
         defer { flock(index, LOCK_UN) }
         var record = record
         record.id = Self.lastID(in: index) + 1
@@ -124,6 +124,21 @@ public final class ResponseArchive: Sendable {
             try compact(index: index)
         }
         return record.id
+    }
+
+    /// The longest a session waits for another to finish writing: past it, this write fails (and
+    /// the session keeps nothing more there) rather than a line hanging on a stopped process.
+    static let lockWait = Duration.seconds(2)
+
+    /// Takes the index's exclusive lock, waiting at most ``lockWait``.
+    private static func lock(_ descriptor: Int32) throws {
+        let deadline = ContinuousClock.now + lockWait
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR, ContinuousClock.now < deadline else {
+                throw errno == EWOULDBLOCK ? POSIXError(.ETIMEDOUT) : error()
+            }
+            usleep(5_000)
+        }
     }
 
     /// Whether the index's first record is older than the age.
