@@ -176,6 +176,19 @@ import Testing
         #expect(digested == streamed)
     }
 
+    /// Prepared only to be shown, a `-d @file` body is not read to count its line breaks: its
+    /// size stands for its length (a preview of a 2 GiB file costs a stat, not a read).
+    @Test func aPreviewCountsAFileBySize() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("fathom-\(UUID()).txt").path
+        try Data("b=2\r\nc=3\n".utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let request = NetworkRequest.post("/form").body(
+            sequence: [.file(path: path, dropsLineBreaks: true)], contentType: "application/x-www-form-urlencoded")
+        #expect(try request.prepared(baseURL: base).body?.length == 6)
+        let shown = try FileBody.$sizesOnly.withValue(true) { try request.prepared(baseURL: base) }
+        #expect(shown.body?.length == 9)
+    }
+
     /// The line breaks a `-d @file` drops, counted with `memchr`: equal to a byte-by-byte count on
     /// 1,000 generated buffers (empty, all breaks, none, breaks at either end, sizes across 4 KiB).
     @Test func lineBreaksCountAsAByteByByteCountDoes() {

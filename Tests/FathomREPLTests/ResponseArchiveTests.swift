@@ -199,6 +199,48 @@ import Testing
         }
     }
 
+    /// The test on a record's bytes before it is parsed never drops a match: on bodies in any case,
+    /// with quotes, escapes, non-ASCII and binary bytes, every search finds with it what it finds
+    /// parsing every record.
+    @Test func searchingTheBytesFirstFindsWhatParsingEveryRecordFinds() async throws {
+        let directory = Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let archive = ResponseArchive(directory: directory)
+        let bodies = [
+            #"{"name": "Ada Lovelace", "tags": ["Math", "x"]}"#, #"{"name": "GRACE \"Amazing\" Hopper"}"#,
+            #"{"city": "Zürich", "note": "line\nbreak"}"#, "plain text with TeaPot inside", "Ünïcode ÉCOLE",
+        ]
+        for (number, body) in bodies.enumerated() {
+            _ = try archive.keep(Self.record(try Self.entry(number + 1, path: "/r/\(number)", body: body), archive))
+        }
+        var binary = Data([0xFF, 0xFE, 0x00]) + Data("hidden TEXT".utf8)
+        binary.append(0xC3)
+        let response = NetworkResponse(
+            status: .ok, body: binary,
+            request: PreparedRequest(method: .get, url: try RequestURL(parsing: "http://127.0.0.1/bin")))
+        _ = try archive.keep(
+            Self.record(ResponseHistory.Entry(number: 9, response: response), archive))
+        let (executor, _) = ExecutorTests.echoing()
+        let searches: [ResponsesCommand.Mode] = [
+            .text("ada"), .text(#"grace \"amazing\""#), .text("zürich"), .text("teapot"), .text("TEAPOT"),
+            .text("hidden text"), .text("ÉCOLE"), .text("r/3"), .text("200 ok"), .text(#"line\nbreak"#),
+            .value(FathomREPL.Expectation(subject: .value("$.name"), op: .equal, operand: #""Ada Lovelace""#)),
+            .value(FathomREPL.Expectation(subject: .value("$.tags"), op: .contains, operand: #""Math""#)),
+            .value(FathomREPL.Expectation(subject: .value("$.name"), op: .startsWith, operand: "GRACE")),
+            .value(FathomREPL.Expectation(subject: .value("$.city"), op: .equal, operand: #""Zürich""#)),
+        ]
+        let all = archive.records(archive.index())
+        #expect(all.count == 6)
+        for mode in searches {
+            let search = try await ArchiveSearch(mode: mode, executor: executor)
+            let parsed = all.filter { search.matches($0) }.map(\.id)
+            let screened = archive.records(archive.index(), where: search.mayMatch).filter { search.matches($0) }.map(
+                \.id)
+            #expect(screened == parsed, "\(mode)")
+            #expect(!parsed.isEmpty, "\(mode) finds something")
+        }
+    }
+
     @Test func sizesAndDaysAsPeopleTypeThem() {
         #expect(ByteSizeText.parse("100MB") == 100 << 20)
         #expect(ByteSizeText.parse("512KiB") == 512 << 10)

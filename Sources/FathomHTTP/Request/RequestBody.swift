@@ -111,6 +111,11 @@ public enum BodyPiece: Hashable, Sendable {
 
 /// Reading request bodies from disk.
 @_spi(Fathom) public enum FileBody {
+    /// Set while a request is prepared only to be shown (`show request`): a file whose line breaks
+    /// are dropped (curl's `-d @FILE`) counts as its size, so a preview never reads a file whole.
+    /// A request prepared so is never sent: its length may be more than the bytes that would go.
+    @TaskLocal public static var sizesOnly = false
+
     static func readAll(_ path: String) throws(NetworkError) -> Data {
         do {
             return try Data(contentsOf: URL(fileURLWithPath: path))
@@ -123,7 +128,7 @@ public enum BodyPiece: Hashable, Sendable {
     /// that are not CR or LF (counted by reading it once, in chunks).
     static func length(_ path: String, dropsLineBreaks: Bool) throws(NetworkError) -> Int {
         let size = try length(path)
-        guard dropsLineBreaks else { return size }
+        guard dropsLineBreaks, !sizesOnly else { return size }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw .file(path: path, reason: "permission denied")
         }

@@ -78,7 +78,7 @@ struct ImportCommand: SingleCommand {
             result.outputs.append(.event(.curlURLs(count: imported.requests, sentInTurn: false)))
         }
         // Checked as it would be sent, so a draft that cannot go is refused now, not at `send`.
-        let preview = try await executor.preview(executor.session.draft)
+        let preview = try await executor.preview(executor.session.draft, shownOnly: true)
         result.outputs += [.event(.importedIntoDraft(source: source)), .request(preview)]
         return result
     }

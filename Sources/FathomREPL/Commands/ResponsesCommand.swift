@@ -94,7 +94,7 @@ struct ResponsesCommand: SingleCommand {
                 let items = Self.session(executor, matching: { try matches.matches($0, in: executor) })
                 return .shows(.listing(Listing(kind: .responses, items: items)))
             }
-            let found = archive.records(archive.index()).filter { matches.matches($0) }
+            let found = archive.records(archive.index(), where: matches.mayMatch).filter { matches.matches($0) }
             let items = found.suffix(Self.listedLimit).map { record in
                 Self.item(
                     ResponseArchive.IndexEntry(
@@ -151,7 +151,7 @@ struct ResponsesCommand: SingleCommand {
 }
 
 /// A `responses search`: what it looks for, its operand expanded once.
-private struct ArchiveSearch {
+struct ArchiveSearch {
     let mode: ResponsesCommand.Mode
     /// A comparison's operand, variables expanded.
     let operand: String?
@@ -163,6 +163,50 @@ private struct ArchiveSearch {
         } else {
             operand = nil
         }
+    }
+
+    /// Whether a record's line, as the archive holds it, may match: `false` only when it cannot.
+    ///
+    /// The archive writes text as JSON does — only `"`, `\`, control characters and DEL escaped,
+    /// the rest as UTF-8 — so text without those stands in the line as it stands in the body
+    /// (a body kept as base64 is always parsed). A search for ASCII text looks for it, any case,
+    /// in the bytes; a comparison with a plain string (`$.name == "Ada"`, `$.tags contains "x"`)
+    /// for the string, as it is. Anything else is parsed and tested whole.
+    func mayMatch(_ line: Data) -> Bool {
+        guard let needle else { return true }
+        if line.range(of: Data("\"body_base64\"".utf8)) != nil { return true }
+        guard caseInsensitive else { return line.range(of: needle) != nil }
+        var lowered = line
+        lowered.withUnsafeMutableBytes { bytes in
+            for index in bytes.indices where bytes[index] >= 0x41 && bytes[index] <= 0x5A { bytes[index] |= 0x20 }
+        }
+        return lowered.range(of: needle) != nil
+    }
+
+    /// What ``mayMatch(_:)`` looks for in a line, lower-cased when ``caseInsensitive``; `nil`
+    /// when no test on the bytes is sound.
+    private var needle: Data? {
+        func plain(_ text: String) -> Bool {
+            !text.isEmpty && text.unicodeScalars.allSatisfy { $0.isASCII && $0.value >= 0x20 && $0.value != 0x7F }
+                && !text.contains("\"") && !text.contains("\\")
+        }
+        switch mode {
+        case .text(let text):
+            return plain(text) ? Data(text.lowercased().utf8) : nil
+        case .value(let expectation):
+            guard [.equal, .contains, .startsWith, .endsWith].contains(expectation.op), let operand else { return nil }
+            // A string's text stands in the body as written (a number may be spelled otherwise:
+            // `1999` equals `1.999e3`).
+            guard case .string(let text) = ExpectationEvaluator.literal(operand), plain(text) else { return nil }
+            return Data(text.utf8)
+        case .session, .all:
+            return nil
+        }
+    }
+
+    private var caseInsensitive: Bool {
+        if case .text = mode { return true }
+        return false
     }
 
     /// Whether an archived exchange matches.

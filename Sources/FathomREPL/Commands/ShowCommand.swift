@@ -74,7 +74,7 @@ struct ShowCommand: SingleCommand {
     func run(in executor: isolated Executor) async throws -> CommandResult {
         switch target {
         case .request:
-            return .shows(.request(try await executor.preview(executor.session.draft)))
+            return .shows(.request(try await executor.preview(executor.session.draft, shownOnly: true)))
         case .response(let reference):
             if file == nil, reference?.number != nil || reference == nil,
                 let batch = executor.record.responses.exchange(reference?.number, as: BatchSummary.self)

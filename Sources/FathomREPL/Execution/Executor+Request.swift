@@ -153,8 +153,11 @@ extension Executor {
     /// The draft as `show request` shows it: the request as it will go, the credentials that
     /// need no network added (masked when shown), the cookies the jar will send, and where each
     /// header comes from.
-    func preview(_ draft: Draft) async throws -> RequestPreview {
-        let outgoing = try prepare(draft)
+    /// - Parameter shownOnly: The preview is only shown (`show request`, an import's): a file a
+    ///   curl `-d @FILE` sends without its line breaks is not read to count them (its size
+    ///   stands for its length), however large.
+    func preview(_ draft: Draft, shownOnly: Bool = false) async throws -> RequestPreview {
+        let outgoing = try FileBody.$sizesOnly.withValue(shownOnly) { try prepare(draft) }
         var request = outgoing.request
         let auth = outgoing.scope.auth
         let before = Set(request.headers.map(\.name))

@@ -210,13 +210,15 @@ public final class ResponseArchive: Sendable {
         return records([entry]).first
     }
 
-    /// The records the index entries name, in their order (any the files no longer hold left out).
-    func records(_ entries: [IndexEntry]) -> [ArchivedResponse] {
+    /// The records the index entries name, in their order (any the files no longer hold left out);
+    /// only those whose line `mayMatch` keeps are parsed (a search's cheap test on the bytes).
+    func records(_ entries: [IndexEntry], where mayMatch: (Data) -> Bool = { _ in true }) -> [ArchivedResponse] {
         let descriptor = open(recordsPath, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return [] }
         defer { close(descriptor) }
         return entries.compactMap { entry in
-            Self.record(entry, in: descriptor).flatMap { ArchivedResponse(line: $0.dropLast()) }
+            guard let line = Self.record(entry, in: descriptor), mayMatch(line) else { return nil }
+            return ArchivedResponse(line: line.dropLast())
         }
     }
 
