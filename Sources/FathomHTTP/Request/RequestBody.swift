@@ -111,9 +111,11 @@ public enum BodyPiece: Hashable, Sendable {
 
 /// Reading request bodies from disk.
 @_spi(Fathom) public enum FileBody {
-    /// Set while a request is prepared only to be shown (`show request`): a file whose line breaks
-    /// are dropped (curl's `-d @FILE`) counts as its size, so a preview never reads a file whole.
-    /// A request prepared so is never sent: its length may be more than the bytes that would go.
+    /// Whether requests are prepared only to be shown (`show request`).
+    ///
+    /// A file whose line breaks are dropped (curl's `-d @FILE`) then counts as its size, so a
+    /// preview never reads a file whole. A request prepared so is never sent: its length may be
+    /// more than the bytes that would go.
     @TaskLocal public static var sizesOnly = false
 
     static func readAll(_ path: String) throws(NetworkError) -> Data {
