@@ -88,6 +88,8 @@ struct ResponsesCommand: SingleCommand {
             return .shows(
                 .listing(Listing(kind: .archive, items: items, source: Self.source(archive, count: index.count))))
         case .text, .value:
+            // What this session has not written yet is searched too.
+            executor.writeArchive()
             let matches = try ArchiveSearch(mode: mode, executor: executor)
             guard let archive = executor.options.archive else {
                 // No archive here: this session's history is what there is to search.

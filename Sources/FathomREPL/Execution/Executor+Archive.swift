@@ -11,6 +11,15 @@ struct ArchiveProgress: Sendable {
     var waiting: [Int] = []
     /// The archive could not be written: said once, and this session keeps nothing more there.
     var failed = false
+    /// Records made and not yet written: written together (one lock, one write) when there are
+    /// ``ArchiveProgress/batch`` of them or half a second has passed, before anything reads the
+    /// archive, and at the session's end — so a script of many requests pays for the archive
+    /// once per batch, and a person at the prompt has each line's written as it ends.
+    var unwritten: [ArchivedResponse] = []
+    var lastWrite = ContinuousClock.now
+
+    static let batch = 64
+    static let interval = Duration.milliseconds(500)
 }
 
 /// What a line that reads an entry of the history gets: a response, or another exchange's
@@ -57,8 +66,26 @@ extension Executor {
             }
             record.archiving.waiting = []
         }
+        record.archiving.unwritten += records.sorted(by: { $0.0 < $1.0 }).map(\.1)
+        let progress = record.archiving
+        if progress.unwritten.count >= ArchiveProgress.batch
+            || ContinuousClock.now - progress.lastWrite >= ArchiveProgress.interval
+        {
+            writeArchive()
+        }
+    }
+
+    /// Writes the records made and not yet written (``ArchiveProgress/unwritten``): before the
+    /// archive is read, and at the session's end.
+    public func writeArchive() {
+        guard let archive = options.archive, !record.archiving.failed, !record.archiving.unwritten.isEmpty else {
+            return
+        }
+        let records = record.archiving.unwritten
+        record.archiving.unwritten = []
+        record.archiving.lastWrite = .now
         do {
-            for (_, archived) in records.sorted(by: { $0.0 < $1.0 }) { _ = try archive.keep(archived) }
+            _ = try archive.keep(records)
         } catch {
             record.archiving.failed = true
             let reason = (error as? POSIXError).map { String(cString: strerror($0.code.rawValue)).lowercased() }
@@ -72,8 +99,10 @@ extension Executor {
         }
     }
 
-    /// The archive, or why a line that reads it cannot.
+    /// The archive, or why a line that reads it cannot; what this session has not written yet
+    /// is written first, so the line reads it too.
     func responseArchive() throws(CommandError) -> ResponseArchive {
+        writeArchive()
         guard let archive = options.archive else {
             throw CommandError(
                 .session, "the response archive is off here",

@@ -90,40 +90,61 @@ public final class ResponseArchive: Sendable {
     ///
     /// - Throws: `POSIXError` when the files cannot be written (the archive is as it was).
     func keep(_ record: ArchivedResponse) throws -> Int {
-        try FileManager.default.createDirectory(
-            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let index = open(indexPath, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        try keep([record])[0]
+    }
+
+    /// Keeps `records`, in order, and returns their IDs: one lock, one write to each file.
+    ///
+    /// - Throws: `POSIXError` when the files cannot be written (the archive is as it was).
+    func keep(_ records: [ArchivedResponse]) throws -> [Int] {
+        guard !records.isEmpty else { return [] }
+        var index = open(indexPath, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        if index < 0, errno == ENOENT {
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            index = open(indexPath, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        }
         guard index >= 0 else { throw Self.error() }
         defer { close(index) }
         try Self.lock(index)
         defer { flock(index, LOCK_UN) }
-        var record = record
-        record.id = Self.lastID(in: index) + 1
-        let line = record.line()
-        let records = open(recordsPath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-        guard records >= 0 else { throw Self.error() }
-        let offset = Int(lseek(records, 0, SEEK_END))
-        let failed = line.withUnsafeBytes { StandardStreams.write($0, to: records) }
-        close(records)
+        let file = open(recordsPath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        guard file >= 0 else { throw Self.error() }
+        var offset = Int(lseek(file, 0, SEEK_END))
+        var id = Self.lastID(in: index)
+        var lines = Data()
+        var entries = Data()
+        var ids: [Int] = []
+        for var record in records {
+            id += 1
+            record.id = id
+            let line = record.line()
+            let entry = IndexEntry(
+                id: id, at: record.at, session: record.session, number: record.number,
+                listed: String(record.listed.prefix(300)), offset: offset, length: line.count)
+            lines.append(line)
+            entries.append(Self.indexLine(entry))
+            offset += line.count
+            ids.append(id)
+        }
+        let failed = lines.withUnsafeBytes { StandardStreams.write($0, to: file) }
+        close(file)
         if let failed {
             // A partial line is left at the end of `records` and no index line names it: the
             // next record starts after it, and compaction drops it.
             throw POSIXError(POSIXErrorCode(rawValue: failed) ?? .EIO)
         }
-        let entry = IndexEntry(
-            id: record.id, at: record.at, session: record.session, number: record.number,
-            listed: String(record.listed.prefix(300)), offset: offset, length: line.count)
-        if let failed = Self.indexLine(entry).withUnsafeBytes({ StandardStreams.write($0, to: index) }) {
+        if let failed = entries.withUnsafeBytes({ StandardStreams.write($0, to: index) }) {
             throw POSIXError(POSIXErrorCode(rawValue: failed) ?? .EIO)
         }
         let firstWrite = agedOut.withLock { done in
             defer { done = true }
             return !done
         }
-        if offset + line.count > limits.bytes || firstWrite && oldestIsTooOld(index) {
+        if offset > limits.bytes || firstWrite && oldestIsTooOld(index) {
             try compact(index: index)
         }
-        return record.id
+        return ids
     }
 
     /// The longest a session waits for another to finish writing: past it, this write fails (and

@@ -165,6 +165,7 @@ public final class REPL: Sendable {
             if outcome == .failed || outcome == .checkFailed { failures += 1 }
         }
         await executor.endConversation()
+        await executor.writeArchive()
         if !interactive {
             // A script's lines ran without waiting for the structure check; its findings come
             // at the end (they fail nothing: `spec problems` and `validate strict` act on them).
