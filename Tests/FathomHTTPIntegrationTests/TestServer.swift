@@ -125,6 +125,12 @@ enum TestServer {
                 status: .ok, headers: [.contentType: "application/octet-stream", .contentEncoding: "gzip"],
                 body: .init(byteBuffer: ByteBuffer(data: bomb)))
         }
+        router.get("/t/set-cookie") { _, _ in
+            var headers: HTTPFields = [:]
+            headers.append(HTTPField(name: .setCookie, value: "a=1; Path=/"))
+            headers.append(HTTPField(name: .setCookie, value: "b=2; Path=/"))
+            return Response(status: .ok, headers: headers)
+        }
         router.get("/t/multi-header") { _, _ in
             var headers: HTTPFields = [:]
             headers.append(HTTPField(name: .setCookie, value: "a=1"))

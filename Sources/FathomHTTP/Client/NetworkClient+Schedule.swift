@@ -73,6 +73,18 @@ public enum BatchEnd: Sendable {
 }
 
 extension NetworkClient {
+    /// Opens the connections a batch of requests like `request` will use, before its clock starts.
+    ///
+    /// As many as `plan` keeps in flight (or sends, when fewer). Call it just before
+    /// ``send(_:isolation:through:makeRequest:handle:)`` so that the batch's first requests
+    /// do not each wait for a handshake. A transport that makes connections only as requests
+    /// need them ignores it; a failure is met by the requests.
+    public func openConnections(for request: PreparedRequest, plan: BatchPlan) async {
+        let count = min(plan.maxConcurrent, plan.count ?? plan.maxConcurrent)
+        guard count > 1 else { return }
+        await transport.openConnections(for: markingCredentials(request), count: count)
+    }
+
     /// Sends requests on a plan — a count, a duration, a rate, at most so many in flight — and
     /// hands each result to `handle` as it arrives, so that a batch of any size keeps no
     /// response it does not want.
@@ -160,11 +172,13 @@ extension NetworkClient {
                         let result: Result<NetworkResponse<Data>, NetworkError>
                         // This task sends one request and ends: a body's deadline may cancel it.
                         result = await BodyDeadlines.$ownsTask.withValue(true) {
-                            do throws(NetworkError) {
-                                if let ending { return .success(try await self.send(request, through: ending)) }
-                                return .success(try await self.send(request))
-                            } catch {
-                                return .failure(error)
+                            await HTTP1Engine.$batched.withValue(true) {
+                                do throws(NetworkError) {
+                                    if let ending { return .success(try await self.send(request, through: ending)) }
+                                    return .success(try await self.send(request))
+                                } catch {
+                                    return .failure(error)
+                                }
                             }
                         }
                         return .done(

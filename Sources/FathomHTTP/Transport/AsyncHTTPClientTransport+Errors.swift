@@ -20,6 +20,10 @@ extension AsyncHTTPClientTransport {
         switch error {
         case let error as HTTPClientError:
             return map(error, url: url, timeout: timeout)
+        case HTTP1ExchangeFailure.closedBeforeAnswering:
+            return .connectionClosed("\(url.authority) closed the connection")
+        case HTTP1ExchangeFailure.closedWhileAnswering:
+            return .connectionClosed("\(url.authority) closed the connection before the whole response arrived")
         case let error as HTTPParserError:
             if case .invalidEOFState = error { return .connectionClosed("\(url.authority) closed the connection") }
             if case .headerOverflow = error {

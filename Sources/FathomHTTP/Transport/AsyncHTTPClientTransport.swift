@@ -100,6 +100,8 @@ public final class AsyncHTTPClientTransport: Transport {
         var trustRootsFile: String?
     }
     private let bodyDeadlines = BodyDeadlines()
+    /// The batch's engine (``HTTP1Engine``), once a batch has used it.
+    let batchEngine = Mutex<HTTP1Engine?>(nil)
 
     /// The transport ``NetworkClient`` uses by default, with the default configuration.
     public static let shared = AsyncHTTPClientTransport()
@@ -127,6 +129,10 @@ public final class AsyncHTTPClientTransport: Transport {
         for client in clients {
             try await client.shutdown()
         }
+        batchEngine.withLock { engine in
+            defer { engine = nil }
+            return engine
+        }?.closeIdle()
     }
 
     /// Sends the request, following redirects and keeping cookies as configured.
@@ -146,21 +152,7 @@ public final class AsyncHTTPClientTransport: Transport {
                 current.headers.remove(.cookie)
                 if let cookie = jar.header(for: current.url) { current.headers.add(.cookie, cookie) }
             }
-            let response: HTTPClientResponse
-            do {
-                let client = try self.client(for: current.url)
-                do {
-                    response = try await client.execute(try makeRequest(current), deadline: deadline)
-                } catch  where current.method.isIdempotent && Self.closedBeforeAnswering(error) {
-                    // A kept-alive connection the server had closed (or a 204 that carried a body
-                    // and left the connection unusable) fails before any response: an idempotent
-                    // request goes once more, on a new connection, as curl and browsers do.
-                    response = try await client.execute(try makeRequest(current), deadline: deadline)
-                }
-            } catch {
-                throw map(error, url: current.url, timeout: timeout)
-            }
-            let firstByte = ContinuousClock.now - start
+            let response = try await receive(current, start: start, deadline: deadline, timeout: timeout)
             let code = Int(response.status.code)
             if let jar, response.headers.contains(name: "set-cookie") {
                 jar.store(from: NetworkHeaders(response.headers.map { ($0.name, $0.value) }), url: current.url)
@@ -168,7 +160,7 @@ public final class AsyncHTTPClientTransport: Transport {
             if let limit = configuration.redirectLimit, Redirect.isRedirect(code),
                 let location = response.headers.first(name: "location")
             {
-                await Self.discard(response.body)
+                await response.discardBody()
                 guard redirects.count < limit else {
                     throw NetworkError.tooManyRedirects(limit: limit, lastURL: current.url.description)
                 }
@@ -178,26 +170,107 @@ public final class AsyncHTTPClientTransport: Transport {
             }
             let body: Data
             let status = HTTPStatus(code: code, reasonPhrase: response.status.reasonPhrase)
-            if let watch = current.watch,
-                watch.streams(status, NetworkHeaders(response.headers.map { ($0.name, $0.value) }))
-            {
-                body = await stream(response, to: watch, deadline: deadline)
-            } else {
-                do {
-                    body = try await collect(response, deadline: deadline, timeout: timeout)
-                } catch {
-                    throw map(error, url: current.url, timeout: timeout)
+            switch response.body {
+            case .whole(let buffer):
+                body = Data(buffer.readableBytesView)
+            case .streaming(let streaming):
+                if let watch = current.watch,
+                    watch.streams(status, NetworkHeaders(response.headers.map { ($0.name, $0.value) }))
+                {
+                    body = await stream(streaming, to: watch, deadline: deadline)
+                } else {
+                    do {
+                        body = try await collect(streaming, deadline: deadline, timeout: timeout)
+                    } catch {
+                        throw map(error, url: current.url, timeout: timeout)
+                    }
                 }
             }
             return NetworkResponse(
-                status: HTTPStatus(code: code, reasonPhrase: response.status.reasonPhrase),
+                status: status,
                 headers: NetworkHeaders(response.headers.map { ($0.name, $0.value) }),
                 body: body,
                 httpVersion: response.version.major == 2
                     ? "HTTP/2" : "HTTP/\(response.version.major).\(response.version.minor)",
                 request: current,
                 redirects: redirects,
-                timing: .init(firstByte: firstByte, total: ContinuousClock.now - start))
+                timing: .init(firstByte: response.firstByte, total: ContinuousClock.now - start))
+        }
+    }
+
+    /// Opens the batch engine's connections for `request` when the engine would carry it.
+    public func openConnections(for request: PreparedRequest, count: Int) async {
+        guard HTTP1Engine.carries(request), configuration.proxy.proxy(for: request.url) == nil else { return }
+        await engine.open(count, for: request.url)
+    }
+
+    /// A response's head, and its body still to read or already whole.
+    private struct Received {
+        enum Body {
+            /// AsyncHTTPClient's body, to be read.
+            case streaming(HTTPClientResponse)
+            /// The batch engine's, gathered.
+            case whole(ByteBuffer)
+        }
+        var status: HTTPResponseStatus
+        var headers: HTTPHeaders
+        var version: HTTPVersion
+        var firstByte: Duration
+        var body: Body
+
+        func discardBody() async {
+            if case .streaming(let response) = body { await AsyncHTTPClientTransport.discard(response.body) }
+        }
+    }
+
+    /// Sends one hop of a request and waits for its response's head: through the batch engine
+    /// when a batch is running and the engine carries the request, through AsyncHTTPClient
+    /// otherwise.
+    private func receive(
+        _ request: PreparedRequest, start: ContinuousClock.Instant, deadline: NIODeadline, timeout: Duration
+    ) async throws -> Received {
+        if HTTP1Engine.batched, HTTP1Engine.carries(request), configuration.proxy.proxy(for: request.url) == nil {
+            do {
+                let answer = try await engine.exchange(
+                    request, deadline: deadline, timeout: NetworkError.timeout(.total, after: timeout))
+                return Received(
+                    status: answer.head.status, headers: answer.head.headers, version: answer.head.version,
+                    firstByte: answer.headArrived - start, body: .whole(answer.body))
+            } catch {
+                throw map(error, url: request.url, timeout: timeout)
+            }
+        }
+        let response: HTTPClientResponse
+        do {
+            let client = try self.client(for: request.url)
+            do {
+                response = try await client.execute(try makeRequest(request), deadline: deadline)
+            } catch  where request.method.isIdempotent && Self.closedBeforeAnswering(error) {
+                // A kept-alive connection the server had closed (or a 204 that carried a body
+                // and left the connection unusable) fails before any response: an idempotent
+                // request goes once more, on a new connection, as curl and browsers do.
+                response = try await client.execute(try makeRequest(request), deadline: deadline)
+            }
+        } catch {
+            throw map(error, url: request.url, timeout: timeout)
+        }
+        return Received(
+            status: response.status, headers: response.headers, version: response.version,
+            firstByte: ContinuousClock.now - start, body: .streaming(response))
+    }
+
+    /// The batch engine, made when a batch first needs it.
+    private var engine: HTTP1Engine {
+        batchEngine.withLock { engine in
+            if let engine { return engine }
+            let made = HTTP1Engine(
+                settings: .init(
+                    connectTimeout: configuration.connectTimeout, decompression: configuration.decompression,
+                    decompressionRatioLimit: configuration.decompressionRatioLimit,
+                    maxBodySize: configuration.maxBodySize),
+                group: HTTPClient.defaultEventLoopGroup)
+            engine = made
+            return made
         }
     }
 
@@ -384,7 +457,7 @@ public final class AsyncHTTPClientTransport: Transport {
     }
 
     /// Reads and drops a redirect's body (up to 64 KiB; a longer one closes the connection).
-    private static func discard(_ body: HTTPClientResponse.Body) async {
+    fileprivate static func discard(_ body: HTTPClientResponse.Body) async {
         var seen = 0
         do {
             for try await chunk in body {

@@ -6,6 +6,16 @@ import Foundation
 /// responses for unit tests. A transport throws ``NetworkError`` and honours task cancellation.
 public protocol Transport: Sendable {
     func send(_ request: PreparedRequest) async throws -> NetworkResponse<Data>
+
+    /// Opens up to `count` connections for requests like `request` ahead of a batch, so that
+    /// the batch's clock times requests rather than handshakes; a failure is left for the
+    /// requests to meet.
+    func openConnections(for request: PreparedRequest, count: Int) async
+}
+
+extension Transport {
+    /// Opens none: connections are made as requests need them.
+    public func openConnections(for request: PreparedRequest, count: Int) async {}
 }
 
 /// A transport backed by a closure, for tests and adapters.
