@@ -33,6 +33,9 @@ extension Executor {
         let client = try await client(for: outgoing.scope)
         var tally = BatchTally(
             volatile: session.volatile.compactMap { try? JSONPath($0) }, fromSchedule: options.rate != nil)
+        // A closed model's connections are opened before its clock starts; a rate's as its
+        // schedule needs them (opening 256 for a slow rate would be a burst of its own).
+        if options.rate == nil { await client.openConnections(for: outgoing.request, plan: plan) }
         feeds.progress.start(total: plan.count)
         defer { feeds.progress.finish() }
         let start = ContinuousClock.now
