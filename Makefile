@@ -21,7 +21,7 @@ help:
 	@echo "make bench-graphql a GitHub-size schema: usable after graphql --schema, validation of a 12 KB operation, Tab; vs graphql-core"
 	@echo "make bench-grpc    unary gRPC calls per second at -c 64 against the demo, beside the HTTP batch and grpcio; peak memory"
 	@echo "make bench-hostile hostile input timed and weighed: huge imports, an alias bomb, 2 GiB uploads"
-	@echo "make bench-batch   get --repeat 200000 -c 64 vs wrk -c 64 on one server; memory; --repeat 1000 vs curl"
+	@echo "make bench-batch   get --repeat 200000 -c 64 vs wrk and hey -c 64 on one server; tail latency vs hey; memory; --repeat 1000 vs curl"
 	@echo "make bench-stream  stream events and WebSocket messages rendered per second; latency to print; WebSocket round trips"
 	@echo "make fuzz          libFuzzer on every parser (JSON, JSONPath, commands, session files, OpenAPI, JSON Schema, GraphQL, protobuf), FUZZ_SECONDS each"
 

@@ -2,14 +2,14 @@
 # Installs the Debian packages Fathom needs, only those missing.
 #   scripts/install-deps.sh build   what building needs
 #   scripts/install-deps.sh test    what the tests need as well
-#   scripts/install-deps.sh bench   what the benchmarks run beside (curl, wrk, hyperfine)
+#   scripts/install-deps.sh bench   what the benchmarks run beside (curl, wrk, hey, hyperfine)
 set -euo pipefail
 
 build_packages=(pkg-config zlib1g-dev libssl-dev libedit-dev)
 # jq: the JSON tests compare output with it byte for byte; the benchmarks run beside it.
 # man-db: the install test renders the manual with man --warnings; binutils: make install strips.
 test_packages=(openssl curl jq tmux python3-venv man-db binutils make)
-bench_packages=(curl jq wrk hyperfine time)
+bench_packages=(curl jq wrk hey hyperfine time)
 
 wanted=("${build_packages[@]}")
 if [[ "${1:-build}" == "test" ]]; then
