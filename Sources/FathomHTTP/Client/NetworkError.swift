@@ -154,11 +154,17 @@ extension Duration {
     @_spi(Fathom) public var shortDescription: String {
         let (seconds, attoseconds) = components
         let milliseconds = Double(seconds) * 1000 + Double(attoseconds) / 1e15
-        if milliseconds < 1 { return String(format: "%.2f ms", milliseconds) }
+        // Not String(format:): Foundation's formatting cost a request's line more than the rest
+        // of its status line (a loopback answer is under a millisecond).
+        if milliseconds < 1 {
+            let hundredths = Int((milliseconds * 100).rounded(.toNearestOrEven))
+            if hundredths >= 100 { return "1.00 ms" }
+            return "0.\(hundredths < 10 ? "0" : "")\(hundredths) ms"
+        }
         if milliseconds < 1000 { return "\(Int(milliseconds.rounded())) ms" }
         if milliseconds < 60_000 {
-            let text = String(format: "%.1f", milliseconds / 1000)
-            return (text.hasSuffix(".0") ? String(text.dropLast(2)) : text) + " s"
+            let tenths = Int((milliseconds / 100).rounded(.toNearestOrEven))
+            return (tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)") + " s"
         }
         let total = Int(milliseconds / 1000)
         return "\(total / 60) min \(total % 60) s"
