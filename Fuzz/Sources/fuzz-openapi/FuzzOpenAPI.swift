@@ -3,13 +3,15 @@ import FathomOpenAPI
 import Foundation
 import FuzzDriver
 
-/// libFuzzer: any bytes as an OpenAPI description (JSON or YAML; OpenAPIKit's check left out, it
-/// is its own project's to fuzz). It loads or throws; when it loads, every operation can be
-/// listed, summarised, given an example and checked, and nothing traps.
+/// libFuzzer: any bytes as an OpenAPI description (JSON or YAML). It loads or throws; when it
+/// loads, the structure check answers (OpenAPIKit through Fathom's `TreeDecoder`, and through
+/// Foundation's decoder when that says no), and every operation can be listed, summarised, given
+/// an example and checked, and nothing traps.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOpenAPI(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let data = Data(UnsafeBufferPointer(start: start, count: count))
     guard let api = try? APIDescription(data: data, name: "fuzz", checkStructure: false) else { return 0 }
+    _ = api.structureProblems()
     for path in api.paths { _ = api.listing(at: path) }
     for operation in api.operations {
         _ = api.operation(method: operation.method, path: operation.path)

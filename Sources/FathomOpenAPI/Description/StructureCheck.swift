@@ -66,6 +66,9 @@ public struct DescriptionProblem: Sendable, Hashable, CustomStringConvertible {
 /// ``StructureCheck31``): its first problem's coding path and message, or `nil`.
 protocol StructureDecoding {
     static func problem(decoding json: Data) -> (path: [any CodingKey], message: String)?
+    /// Whether OpenAPIKit decodes `document`, asked over the tree (``TreeDecoder``): the quick
+    /// answer for a description with no problem.
+    static func decodes(_ document: JSON) -> Bool
 }
 
 /// OpenAPIKit's structure check, made to report everything, in the document's order.
@@ -84,6 +87,9 @@ enum StructureCheck {
     /// `json` is the document as JSON text (given to save writing it again), for the whole
     /// document's decode.
     static func problems(in document: JSON, json: Data, decoding: any StructureDecoding.Type) -> [DescriptionProblem] {
+        // Most descriptions have no problem: the tree's decode says so sooner than Foundation's
+        // decoder would, and only a description it refuses is decoded again for the words.
+        if decoding.decodes(document) { return [] }
         guard let whole = decoding.problem(decoding: json) else { return [] }
         var walker = Walker(decoding: decoding, version: document["openapi"] ?? .string("3.0.0"))
         walker.walk(document)

@@ -1,3 +1,4 @@
+import FathomJSON
 import Foundation
 import OpenAPIKit30
 
@@ -6,5 +7,9 @@ import OpenAPIKit30
 enum StructureCheck30: StructureDecoding {
     static func problem(decoding json: Data) -> (path: [any CodingKey], message: String)? {
         firstProblem(decoding: OpenAPI.Document.self, from: json)
+    }
+
+    static func decodes(_ document: JSON) -> Bool {
+        decodes(OpenAPI.Document.self, document)
     }
 }

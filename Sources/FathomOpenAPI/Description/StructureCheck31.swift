@@ -1,3 +1,4 @@
+import FathomJSON
 import Foundation
 import OpenAPIKit
 
@@ -6,9 +7,19 @@ enum StructureCheck31: StructureDecoding {
     static func problem(decoding json: Data) -> (path: [any CodingKey], message: String)? {
         firstProblem(decoding: OpenAPI.Document.self, from: json)
     }
+
+    static func decodes(_ document: JSON) -> Bool {
+        decodes(OpenAPI.Document.self, document)
+    }
 }
 
 extension StructureDecoding {
+    /// Whether `document` decodes as `type` over the tree, extensions off as below.
+    static func decodes<Document: Decodable>(_ type: Document.Type, _ document: JSON) -> Bool {
+        let decoder = TreeDecoder(userInfo: [VendorExtensionsConfiguration.enabledKey: false])
+        return (try? decoder.decode(type, from: document)) != nil
+    }
+
     /// The first problem OpenAPIKit meets decoding `json` as `document` (either version's
     /// `OpenAPI.Document`; both report the same `OpenAPI.Error`); `nil` when it decodes.
     static func firstProblem<Document: Decodable>(
