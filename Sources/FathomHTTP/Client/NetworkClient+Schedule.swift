@@ -82,7 +82,7 @@ extension NetworkClient {
     public func openConnections(for request: PreparedRequest, plan: BatchPlan) async {
         let count = min(plan.maxConcurrent, plan.count ?? plan.maxConcurrent)
         guard count > 1 else { return }
-        await transport.openConnections(for: markingCredentials(request), count: count)
+        await transport.openConnections(for: request, count: count)
     }
 
     /// Sends requests on a plan — a count, a duration, a rate, at most so many in flight — and

@@ -93,7 +93,7 @@ public final class NetworkClient: Sendable {
 
     /// `request` with every header that carries a secret marked as a credential (dropped when a
     /// redirect leaves the origin).
-    func markingCredentials(_ request: PreparedRequest) -> PreparedRequest {
+    private func markingCredentials(_ request: PreparedRequest) -> PreparedRequest {
         var request = request
         let redactor = configuration.redactor
         for field in request.headers
