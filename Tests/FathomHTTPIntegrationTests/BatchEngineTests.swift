@@ -170,6 +170,30 @@ import Testing
         #expect(server.connections() >= 10)
     }
 
+    /// Ctrl-C while a batch's connections are being made to a host that never answers ends it
+    /// at once, not at the connect timeout — opening them ahead of the clock too.
+    @Test func cancellingWhileConnectingEndsAtOnce() async throws {
+        let listener = try Sockets.Unresponsive()
+        defer { listener.close() }
+        let transport = AsyncHTTPClientTransport(configuration: .init(connectTimeout: .seconds(20)))
+        defer { Task { try await transport.shutdown() } }
+        let client = NetworkClient(transport: transport)
+        let request = try NetworkRequest.get("http://127.0.0.1:\(listener.port)/").prepared()
+        let plan = BatchPlan(count: 4, maxConcurrent: 4)
+        let start = ContinuousClock.now
+        let task = Task {
+            await client.openConnections(for: request, plan: plan)
+            return await client.send(plan) { _ in
+                request
+            } handle: { _ in
+            }
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        task.cancel()
+        _ = await task.value
+        #expect(ContinuousClock.now - start < .seconds(5))
+    }
+
     @Test func cancellingABatchEndsItsExchanges() async throws {
         let slow = try NetworkRequest.get("/slow").query("ms", 5000).prepared(baseURL: base)
         let start = ContinuousClock.now

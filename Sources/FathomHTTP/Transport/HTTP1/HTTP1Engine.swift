@@ -131,7 +131,7 @@ final class HTTP1Engine: Sendable {
 
     private func connect(_ origin: Origin) async throws -> HTTP1Connection {
         let settings = self.settings
-        let channel = try await ClientBootstrap(group: group)
+        let connecting = ClientBootstrap(group: group)
             .connectTimeout(TimeAmount(settings.connectTimeout))
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
@@ -146,9 +146,35 @@ final class HTTP1Engine: Sendable {
                 }
             }
             .connect(host: origin.host, port: origin.port)
-            .get()
+        let channel = try await Self.cancellable(connecting)
         opened.add(1, ordering: .relaxed)
         return try await HTTP1Connection.on(channel)
+    }
+
+    /// The channel `connecting` makes, or `CancellationError` as soon as the task is cancelled —
+    /// a host that never answers is not waited for until the connect timeout after Ctrl-C (a
+    /// channel that connects after that is closed).
+    private static func cancellable(_ connecting: EventLoopFuture<any Channel>) async throws -> any Channel {
+        let loop = connecting.eventLoop
+        let answer = loop.makePromise(of: (any Channel).self)
+        let settled = NIOLoopBoundBox.makeBoxSendingValue(false, eventLoop: loop)
+        connecting.whenComplete { result in
+            guard !settled.value else {
+                if case .success(let channel) = result { channel.close(promise: nil) }
+                return
+            }
+            settled.value = true
+            answer.completeWith(result)
+        }
+        return try await withTaskCancellationHandler {
+            try await answer.futureResult.get()
+        } onCancel: {
+            loop.execute {
+                guard !settled.value else { return }
+                settled.value = true
+                answer.fail(CancellationError())
+            }
+        }
     }
 
     private func takeIdle(_ origin: Origin) -> HTTP1Connection? {
