@@ -177,7 +177,7 @@ struct Prompt: AsyncParsableCommand {
             case _ where format == .json: false
             case .always: true
             case .never: false
-            case .auto: interactive && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+            case .auto: interactive && ProcessEnvironment.current["NO_COLOR"] == nil
             }
         let history = HistoryStore(
             path: interactive ? HistoryStore.defaultPath() : nil,
@@ -397,7 +397,7 @@ enum ColorMode: String, ExpressibleByArgument, CaseIterable {
         switch self {
         case .always: true
         case .never: false
-        case .auto: isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        case .auto: isatty(STDOUT_FILENO) == 1 && ProcessEnvironment.current["NO_COLOR"] == nil
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FathomDemo
+import FathomHTTP
 @_spi(Fathom) import FathomREPL
 import Foundation
 import Synchronization
@@ -41,7 +42,7 @@ struct MCPCommand: AsyncParsableCommand {
     var transcript: String?
 
     func run() async throws {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = ProcessEnvironment.current
         var options = Executor.Options()
         options.readOnly = !allowWrites
         let executor = Executor(options: options)

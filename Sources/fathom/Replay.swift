@@ -1,5 +1,6 @@
 import ArgumentParser
 import FathomDemo
+import FathomHTTP
 import FathomJSON
 import FathomREPL
 import Foundation
@@ -240,7 +241,7 @@ struct Replay: AsyncParsableCommand {
         options.quiet = quiet
         options.colors = session.format == .text && output.colorMode.isEnabled
         options.format = session.format
-        let environment = ProcessInfo.processInfo.environment
+        let environment = ProcessEnvironment.current
         // FATHOM_VAR_NAME first, so that --var NAME=… given as well wins.
         options.variables =
             environment.keys.filter { $0.hasPrefix("FATHOM_VAR_") && $0.count > "FATHOM_VAR_".count }.sorted()

@@ -108,7 +108,7 @@ public struct ProxySettings: Hashable, Sendable {
 
     /// The proxy settings from the process environment.
     public static var environment: ProxySettings {
-        from(environment: ProcessInfo.processInfo.environment)
+        from(environment: ProcessEnvironment.current)
     }
 
     /// The proxy settings from an environment.

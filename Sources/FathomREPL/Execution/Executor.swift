@@ -52,7 +52,7 @@ public actor Executor {
             environmentPaths: [String]? = nil,
             dotEnvPath: String? = FileManager.default.currentDirectoryPath + "/.env",
             history: HistoryStore = HistoryStore(path: nil),
-            environment: [String: String] = ProcessInfo.processInfo.environment,
+            environment: [String: String] = ProcessEnvironment.current,
             prompter: any SecretPrompter = NoPrompter(),
             transport: (any Transport)? = nil
         ) {

@@ -1,3 +1,4 @@
+import FathomHTTP
 import Foundation
 
 /// Writes a file so that readers see the old or the new contents, never a mix: a temporary file
@@ -5,7 +6,7 @@ import Foundation
 enum AtomicFile {
     /// A test seam: with `FATHOM_TEST_STOP_BEFORE_RENAME=1` the process stops itself (SIGSTOP) after
     /// the new contents are on disk and before the rename, so a test can kill it at the worst moment.
-    static let stopsBeforeRename = ProcessInfo.processInfo.environment["FATHOM_TEST_STOP_BEFORE_RENAME"] == "1"
+    static let stopsBeforeRename = ProcessEnvironment.current["FATHOM_TEST_STOP_BEFORE_RENAME"] == "1"
 
     static func write(_ data: Data, to path: String, mode: mode_t = 0o644) throws {
         try write(to: path, mode: mode) { emit in

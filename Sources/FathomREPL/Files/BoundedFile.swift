@@ -22,14 +22,12 @@ enum BoundedFile {
     /// Why `path` cannot be read whole within `limit` — not a regular file, or too large — or
     /// `nil` when it can (or does not exist: the reader says so in its own words).
     static func problem(_ path: String, limit: Int, what: String) -> String? {
-        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: resolved) else { return nil }
-        if let type = attributes[.type] as? FileAttributeType, type != .typeRegular {
+        guard let status = FileStatus(path: path) else { return nil }
+        if status.kind != .regular {
             return "'\(path)' is not a regular file (a device, a FIFO or a socket): \(what) is read from a file"
         }
-        let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
-        guard size <= limit else {
-            return "'\(path)' is \(ByteCount.format(size)): \(what) may be at most \(ByteCount.format(limit))"
+        guard status.size <= limit else {
+            return "'\(path)' is \(ByteCount.format(status.size)): \(what) may be at most \(ByteCount.format(limit))"
         }
         return nil
     }

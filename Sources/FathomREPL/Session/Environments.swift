@@ -1,3 +1,4 @@
+import FathomHTTP
 import FathomJSON
 import Foundation
 
@@ -26,7 +27,7 @@ struct Environment: Equatable, Sendable {
 enum EnvironmentFile {
     static func defaultPaths(
         directory: String = FileManager.default.currentDirectoryPath,
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = ProcessEnvironment.current
     ) -> [String] {
         let config =
             environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }

@@ -1,3 +1,4 @@
+import FathomHTTP
 import Foundation
 import Synchronization
 
@@ -35,7 +36,7 @@ public final class HistoryStore: Sendable {
     }
 
     /// `$XDG_STATE_HOME/fathom/history`, or `~/.local/state/fathom/history`.
-    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    public static func defaultPath(environment: [String: String] = ProcessEnvironment.current) -> String {
         let state =
             environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state"

@@ -1,3 +1,4 @@
+import FathomHTTP
 import FathomJSON
 import Foundation
 import Synchronization
@@ -67,7 +68,7 @@ public final class ResponseArchive: Sendable {
 
     /// `$XDG_STATE_HOME/fathom/responses`, or `~/.local/state/fathom/responses`.
     public static func defaultDirectory(
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = ProcessEnvironment.current
     ) -> String {
         let state =
             environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }

@@ -1,3 +1,4 @@
+import FathomHTTP
 import Foundation
 
 /// What a person sets once for every prompt: `$XDG_CONFIG_HOME/fathom/config` (or
@@ -38,7 +39,7 @@ public struct UserConfig: Sendable {
 
         /// The environment variable that sets it: `FATHOM_TIMEOUT`.
         public var environmentName: String {
-            "FATHOM_" + rawValue.uppercased().replacingOccurrences(of: "-", with: "_")
+            "FATHOM_" + String(rawValue.uppercased().map { $0 == "-" ? "_" : $0 })
         }
 
         /// Whether the value is a prompt command's (applied as that line at start) rather than
@@ -78,7 +79,7 @@ public struct UserConfig: Sendable {
     public private(set) var problems: [String] = []
 
     /// `$FATHOM_CONFIG`, else `$XDG_CONFIG_HOME/fathom/config`, else `~/.config/fathom/config`.
-    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    public static func defaultPath(environment: [String: String] = ProcessEnvironment.current) -> String {
         if let given = environment["FATHOM_CONFIG"], !given.isEmpty { return given }
         let config =
             environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
@@ -89,17 +90,19 @@ public struct UserConfig: Sendable {
     /// Reads the file at `path` (none is no problem) and the environment.
     public init(
         path: String = UserConfig.defaultPath(),
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = ProcessEnvironment.current
     ) {
         self.path = path
         settings = Key.allCases.map { Setting(key: $0, value: $0.builtIn, source: .builtIn) }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
-        if size > Self.sizeLimit {
+        let status = FileStatus(path: path)
+        if let size = status?.size, size > Self.sizeLimit {
             problems.append(
                 "\(path): \(size) bytes, more than the \(Self.sizeLimit / 1024) KiB a config may hold: not read")
+        } else if status == nil {
+            // None: Fathom's own settings.
         } else if let data = FileManager.default.contents(atPath: path) {
             read(String(decoding: data, as: UTF8.self))
-        } else if FileManager.default.fileExists(atPath: path) {
+        } else {
             problems.append("\(path): cannot be read")
         }
         for key in Key.allCases {
@@ -231,7 +234,7 @@ public struct UserConfig: Sendable {
 extension UserConfig {
     /// The response archive these settings ask for: `nil` when `archive off`.
     public func responseArchive(
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = ProcessEnvironment.current
     ) -> ResponseArchive? {
         guard self[.archive] == "on" else { return nil }
         let limits = ResponseArchive.Limits(

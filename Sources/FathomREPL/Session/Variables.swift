@@ -16,7 +16,7 @@ struct Variables: Equatable, Sendable {
     /// Where `{{$env.NAME}}` looks: the process environment, then a `.env` file.
     var environment: [String: String]
 
-    init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    init(environment: [String: String] = ProcessEnvironment.current) {
         self.environment = environment
     }
 

@@ -1,4 +1,5 @@
 import CEditLine
+import FathomHTTP
 import Foundation
 import Synchronization
 
@@ -42,7 +43,7 @@ public final class StandardConsole: Console {
     /// so that it can read keys from the terminal (a pager in a group of its own gets EIO and quits
     /// after the first screen). SIGINT, SIGQUIT and SIGPIPE are back to their defaults in it.
     public func page(_ text: String) -> Bool {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = ProcessEnvironment.current
         let command = environment["PAGER"].flatMap { $0.isEmpty ? nil : $0 } ?? "less -FRX"
         var pipeEnds: [Int32] = [0, 0]
         guard pipe(&pipeEnds) == 0 else { return false }
