@@ -15,7 +15,7 @@ import Testing
     @Test func entriesSplitAtTheirFirstEqualsSign() {
         let entries = ["A=b=c", "EMPTY=", "NO_EQUALS", "=nameless", "É=ü ✓", "TWICE=1", "TWICE=2"]
         var pointers: [UnsafeMutablePointer<CChar>?] = entries.map { strdup($0) } + [nil]
-        defer { pointers.forEach { free($0) } }
+        defer { for pointer in pointers { free(pointer) } }
         let values = pointers.withUnsafeMutableBufferPointer { ProcessEnvironment.variables(in: $0.baseAddress!) }
         #expect(values == ["A": "b=c", "EMPTY": "", "": "nameless", "É": "ü ✓", "TWICE": "2"])
     }
