@@ -106,6 +106,8 @@ enum DotEnv {
     /// The values of the `.env` at `path` (none when there is none), or the one line that says
     /// why it is not read (a file over ``BoundedFile/dotEnv``, a device).
     static func load(_ path: String) -> (values: [String: String], problem: String?) {
+        // Most folders have none: a stat says so for less than Foundation's failed read.
+        guard FileStatus(path: path) != nil else { return ([:], nil) }
         if let problem = BoundedFile.problem(path, limit: BoundedFile.dotEnv, what: "a .env file") {
             return ([:], problem)
         }

@@ -112,6 +112,8 @@ final class EditLineReader: LineReader, @unchecked Sendable {
         thread.start()
     }
 
+    var showsPrompt: Bool { true }
+
     func readLine(prompt: String) async -> LineInput? {
         await withCheckedContinuation { continuation in
             jobs.put(.read(prompt: prompt, continuation))

@@ -12,6 +12,9 @@ enum LineInput: Equatable, Sendable {
 protocol LineReader: Sendable {
     /// The next line after showing `prompt`; `nil` at the end of input (Ctrl-D).
     func readLine(prompt: String) async -> LineInput?
+    /// Whether `readLine` shows its prompt: a terminal's editor does; a script's or a `-c`
+    /// line's reader does not, and the prompt is then not worth rendering for every line.
+    var showsPrompt: Bool { get }
     /// Adds an entry to the editor's in-memory history (Up/Down, Ctrl-R).
     func remember(_ entry: String)
     /// Prints what arrived on its own (a WebSocket's message) by running `write`: above the
@@ -20,6 +23,7 @@ protocol LineReader: Sendable {
 }
 
 extension LineReader {
+    var showsPrompt: Bool { false }
     func remember(_ entry: String) {}
 
     func interject(prompt: String?, _ write: @escaping @Sendable () -> Void) { write() }

@@ -137,7 +137,7 @@ public final class REPL: Sendable {
         while true {
             // What arrived meanwhile (a structure check's findings), before the next prompt.
             printer.print(await executor.takeNotices())
-            let prompt = assembler.isContinuing ? palette.dim("… ") : prompt()
+            let prompt = !reader.showsPrompt ? "" : assembler.isContinuing ? palette.dim("… ") : prompt()
             guard let input = await reader.readLine(prompt: prompt) else {
                 if interactive, !assembler.isContinuing, executor.feeds.snapshot.current.conversation != nil {
                     // Ctrl-D on a conversation's prompt closes it and returns to the main prompt.
