@@ -10,7 +10,8 @@ count=${1:-1000}
 runs=${2:-5}
 path=/users/1
 
-swift build -c release --static-swift-stdlib --product fathom-bench >/dev/null
+read -r -a release <scripts/release-build-flags
+swift build "${release[@]}" --product fathom-bench >/dev/null
 source Benchmarks/common.sh
 url="$base$path"
 curl_config "$url" "$count" >"$work/curl.cfg"

@@ -5,11 +5,14 @@
 # FATHOM_BIN=/path/to/fathom runs that binary instead of building one: to compare two builds (an
 # older commit's release binary beside this one's) with the same script on the same machine.
 
+# The release build's flags, as `make install` builds it (another set would rebuild everything).
+read -r -a release <scripts/release-build-flags
+
 if [[ -n "${FATHOM_BIN:-}" ]]; then
     fathom=$FATHOM_BIN
 else
-    swift build -c release --static-swift-stdlib --product fathom >/dev/null
-    bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
+    swift build "${release[@]}" --product fathom >/dev/null
+    bin=$(swift build "${release[@]}" --show-bin-path)
     fathom=$bin/fathom
 fi
 

@@ -100,5 +100,5 @@ rate() { awk -v n="$1" -v t="$2" 'BEGIN { printf "%.0f/s", n / (t / 1e9) }'; }
 echo "subscription, $count results: fathom $(ms "$subscribed") ($(rate "$count" "$subscribed"))   python websockets $(ms "$client") ($(rate "$count" "$client"))   ($(ratio "$subscribed" "$client") of the client's time)"
 
 # The same flags as the fathom build above (common.sh): another set would rebuild everything.
-swift build -c release --static-swift-stdlib --product fathom-graphql-bench >/dev/null
-"$(swift build -c release --static-swift-stdlib --show-bin-path)/fathom-graphql-bench" "$schema" "$operation"
+swift build "${release[@]}" --product fathom-graphql-bench >/dev/null
+"$(swift build "${release[@]}" --show-bin-path)/fathom-graphql-bench" "$schema" "$operation"

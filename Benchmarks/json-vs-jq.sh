@@ -3,8 +3,9 @@
 #   Benchmarks/json-vs-jq.sh [MB ...]      (default: 10 100)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build -c release --static-swift-stdlib --product fathom >/dev/null
-bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
+read -r -a release <scripts/release-build-flags
+swift build "${release[@]}" --product fathom >/dev/null
+bin=$(swift build "${release[@]}" --show-bin-path)
 data=.build/bench-data
 if [[ $# -eq 0 ]]; then set -- 10 100; fi
 python3 Benchmarks/json/generate.py "$data" "$@"

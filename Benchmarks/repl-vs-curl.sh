@@ -28,9 +28,9 @@ if [[ -z "$previous" && "${FATHOM_PREVIOUS:-}" != none ]] && git rev-parse -q --
         rm -rf "$tree/src"
         mkdir -p "$tree"
         git archive "$commit" | tar -x -C "$tree" --one-top-level=src
-        (cd "$tree/src" && swift build -c release --static-swift-stdlib --product fathom >/dev/null)
+        (cd "$tree/src" && swift build "${release[@]}" --product fathom >/dev/null)
         mkdir -p "$tree/bin"
-        cp "$(cd "$tree/src" && swift build -c release --static-swift-stdlib --show-bin-path)/fathom" "$tree/bin/"
+        cp "$(cd "$tree/src" && swift build "${release[@]}" --show-bin-path)/fathom" "$tree/bin/"
     fi
     previous=$tree/bin/fathom
 fi
