@@ -5,7 +5,8 @@ import Foundation
 /// `ProcessInfo.processInfo.environment` builds a new dictionary through Foundation at every
 /// read, and a session's start read it eight times (the config, the `.env`, the archive, the
 /// proxies, the console…): a tenth of the time to the first prompt. Fathom never changes its own
-/// environment, so one snapshot, taken at its first use, serves them all.
+/// environment, so one snapshot, taken at its first use, serves them all; a program that sets a
+/// variable later passes its own dictionary where one is taken (`ProxySettings.from(environment:)`).
 public enum ProcessEnvironment {
     /// Every variable, by name (split at its first `=`; of a name given twice, the last).
     public static let current: [String: String] = {

@@ -106,7 +106,8 @@ public struct ProxySettings: Hashable, Sendable {
         ProxySettings(httpProxy: proxy, httpsProxy: proxy, noProxy: noProxy)
     }
 
-    /// The proxy settings from the process environment.
+    /// The proxy settings from the process environment, as ``ProcessEnvironment/current`` read
+    /// it once: a variable set after that is seen by ``from(environment:)`` given it, not here.
     public static var environment: ProxySettings {
         from(environment: ProcessEnvironment.current)
     }
