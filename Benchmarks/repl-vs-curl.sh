@@ -35,6 +35,9 @@ if [[ -z "$previous" && "${FATHOM_PREVIOUS:-}" != none ]] && git rev-parse -q --
     previous=$tree/bin/fathom
 fi
 
+# The middle of the values given.
+middle() { printf '%s\n' "$@" | sort -n | sed -n "$((($# + 1) / 2))p"; }
+
 # Interleaved: this binary, then the previous one, each run in turn.
 starts=()
 previous_starts=()
@@ -42,10 +45,10 @@ for _ in $(seq "$runs"); do
     starts+=($(runs=1 median "'$fathom' </dev/null"))
     [[ -n "$previous" ]] && previous_starts+=($(runs=1 median "'$previous' </dev/null"))
 done
-start=$(printf '%s\n' "${starts[@]}" | sort -n | sed -n "$(((runs + 1) / 2))p")
+start=$(middle "${starts[@]}")
 echo "start to first prompt (and exit):   $(ms $((start - shell)))   (target ≤ 8 ms; http-prompt ≈ 500 ms)"
 if [[ -n "$previous" ]]; then
-    before=$(printf '%s\n' "${previous_starts[@]}" | sort -n | sed -n "$(((runs + 1) / 2))p")
+    before=$(middle "${previous_starts[@]}")
     echo "                                    previous commit: $(ms $((before - shell)))   ($(ratio $((start - shell)) $((before - shell))) of it)"
 fi
 
@@ -58,7 +61,6 @@ for _ in $(seq "$runs"); do
     ones+=($(runs=1 median "'$fathom' -c 'get $url'"))
     [[ -n "$previous" ]] && previous_ones+=($(runs=1 median "'$previous' -c 'get $url'"))
 done
-middle() { printf '%s\n' "$@" | sort -n | sed -n "$((($# + 1) / 2))p"; }
 curl_one=$(middle "${curls[@]}")
 fathom_one=$(middle "${ones[@]}")
 echo "one GET, whole process:             curl $(ms $((curl_one - shell)))   fathom -c $(ms $((fathom_one - shell)))   $(ratio $((fathom_one - shell)) $((curl_one - shell))) curl (target ≤ 1.5×)"

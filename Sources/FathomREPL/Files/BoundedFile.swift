@@ -22,7 +22,11 @@ enum BoundedFile {
     /// Why `path` cannot be read whole within `limit` — not a regular file, or too large — or
     /// `nil` when it can (or does not exist: the reader says so in its own words).
     static func problem(_ path: String, limit: Int, what: String) -> String? {
-        guard let status = FileStatus(path: path) else { return nil }
+        FileStatus(path: path).flatMap { problem(path, status: $0, limit: limit, what: what) }
+    }
+
+    /// Why the file at `path`, whose status is `status`, cannot be read whole within `limit`.
+    static func problem(_ path: String, status: FileStatus, limit: Int, what: String) -> String? {
         if status.kind != .regular {
             return "'\(path)' is not a regular file (a device, a FIFO or a socket): \(what) is read from a file"
         }

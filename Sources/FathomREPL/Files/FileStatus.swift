@@ -6,7 +6,7 @@ import Foundation
 /// links resolved first), which cost more than the call itself on the way to the first prompt,
 /// where the config and the `.env` are each measured before they are read.
 struct FileStatus: Equatable {
-    enum Kind: Equatable {
+    enum Kind {
         case regular, directory
         /// A device, a FIFO or a socket.
         case other

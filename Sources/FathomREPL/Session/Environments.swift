@@ -107,8 +107,8 @@ enum DotEnv {
     /// why it is not read (a file over ``BoundedFile/dotEnv``, a device).
     static func load(_ path: String) -> (values: [String: String], problem: String?) {
         // Most folders have none: a stat says so for less than Foundation's failed read.
-        guard FileStatus(path: path) != nil else { return ([:], nil) }
-        if let problem = BoundedFile.problem(path, limit: BoundedFile.dotEnv, what: "a .env file") {
+        guard let status = FileStatus(path: path) else { return ([:], nil) }
+        if let problem = BoundedFile.problem(path, status: status, limit: BoundedFile.dotEnv, what: "a .env file") {
             return ([:], problem)
         }
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)

@@ -94,16 +94,17 @@ public struct UserConfig: Sendable {
     ) {
         self.path = path
         settings = Key.allCases.map { Setting(key: $0, value: $0.builtIn, source: .builtIn) }
-        let status = FileStatus(path: path)
-        if let size = status?.size, size > Self.sizeLimit {
-            problems.append(
-                "\(path): \(size) bytes, more than the \(Self.sizeLimit / 1024) KiB a config may hold: not read")
-        } else if status == nil {
-            // None: Fathom's own settings.
-        } else if let data = FileManager.default.contents(atPath: path) {
-            read(String(decoding: data, as: UTF8.self))
-        } else {
-            problems.append("\(path): cannot be read")
+        // No file at all is no problem: Fathom's own settings.
+        if let status = FileStatus(path: path) {
+            if status.size > Self.sizeLimit {
+                problems.append(
+                    "\(path): \(status.size) bytes, more than the \(Self.sizeLimit / 1024) KiB a config may hold: not read"
+                )
+            } else if let data = FileManager.default.contents(atPath: path) {
+                read(String(decoding: data, as: UTF8.self))
+            } else {
+                problems.append("\(path): cannot be read")
+            }
         }
         for key in Key.allCases {
             if key == .color, environment["NO_COLOR"].map({ !$0.isEmpty }) == true {
